@@ -1,0 +1,75 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { JsonApiError, JSON_API_MEDIA_TYPE, type ErrorObject } from '@taproot/json-api';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '@taproot/config';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  406: 'Not acceptable',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable entity',
+  429: 'Too many requests',
+};
+
+/** Framework and parser failures that are the client's fault, by Fastify error code. */
+const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', detail: 'The request body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', detail: 'The request body is empty' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'BODY_TOO_LARGE', detail: 'The request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    detail: `Content-Type must be ${JSON_API_MEDIA_TYPE}`,
+  },
+};
+
+/**
+ * The one place errors become responses (architecture rule 8): an errors list with `title`,
+ * string `status`, `code` and `detail`. Unknown failures are a 500 carrying the request id and
+ * nothing of the internals.
+ */
+@Catch()
+export class JsonApiExceptionFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const { status, errors, headers } = this.toErrors(exception, request);
+    for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
+    void reply.status(status).header('content-type', JSON_API_MEDIA_TYPE).send({ errors });
+  }
+
+  private toErrors(exception: unknown, request: FastifyRequest): { status: number; errors: ErrorObject[]; headers: Record<string, string> } {
+    if (exception instanceof JsonApiError) return { status: exception.status, errors: exception.errors, headers: exception.headers };
+    const fastifyCode = (exception as { code?: unknown })?.code;
+    if (typeof fastifyCode === 'string' && FASTIFY_CLIENT_ERRORS[fastifyCode]) {
+      const e = FASTIFY_CLIENT_ERRORS[fastifyCode];
+      return { status: e.status, errors: [error(e.status, e.code, e.detail)], headers: {} };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status < 500) {
+        const detail = status === 404 ? `No route for ${request.method} ${request.url.split('?')[0]}` : exception.message;
+        return { status, errors: [error(status, null, detail)], headers: {} };
+      }
+    }
+    this.logger.error({ err: exception, reqId: request.id }, 'unhandled error');
+    return {
+      status: 500,
+      errors: [{ title: 'Internal server error', status: '500', code: 'INTERNAL', detail: `Request ${request.id} failed; see the server log` }],
+      headers: {},
+    };
+  }
+}
+
+function error(status: number, code: string | null, detail: string): ErrorObject {
+  return { title: TITLES[status] ?? 'Error', status: String(status), code, detail };
+}

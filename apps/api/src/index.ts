@@ -1,0 +1,3 @@
+export { startApi } from './start-api';
+export { ALL_MIGRATIONS } from './migrations';
+export { apiDocument } from './http/openapi.controller';

@@ -1,0 +1,40 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { topicOf, applyOnce, EVENT_BUS, type DomainEvent, type EventBus } from '@taproot/messaging';
+import { LOGGER } from '@taproot/runtime';
+import type { Logger } from '@taproot/config';
+import { DataSource } from 'typeorm';
+
+/** Contexts whose events the dispatcher will turn into webhook deliveries. */
+export const DISPATCHED_CONTEXTS = ['catalog', 'incidents', 'alerting', 'on-call', 'status-pages'];
+export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
+
+/**
+ * Consumes every context's domain events, once each (inbox), and logs them. Signing and
+ * delivering webhooks is a later issue; this is the consumer those deliveries will hang on.
+ */
+@Injectable()
+export class DomainEventLogConsumer implements OnApplicationBootstrap {
+  constructor(
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    private readonly dataSource: DataSource,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.bus.subscribe({
+      groupId: DISPATCHER_CONSUMER,
+      topics: DISPATCHED_CONTEXTS.map(topicOf),
+      handler: (event) => this.handle(event),
+    });
+  }
+
+  async handle(event: DomainEvent): Promise<void> {
+    const fresh = await applyOnce(this.dataSource, DISPATCHER_CONSUMER, event, async () => undefined);
+    if (fresh) {
+      this.logger.info(
+        { event_id: event.id, type: event.type, organization_id: event.organization_id, aggregate_id: event.aggregate_id },
+        'domain event received',
+      );
+    }
+  }
+}

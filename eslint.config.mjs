@@ -1,0 +1,31 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Module boundaries are real (docs/architecture.md): apps import libs only; a context lib
+ * imports platform libs and other contexts' public index.ts only; platform libs import
+ * platform libs only. Deep imports into another project are refused by the same rule.
+ */
+export default [
+  { ignores: ['**/node_modules/**', '**/dist/**', '.nx/**', 'tools/kafka/.cache/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:platform', 'type:context'] },
+            { sourceTag: 'type:context', onlyDependOnLibsWithTags: ['type:platform', 'type:context'] },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+];

@@ -1,0 +1,1 @@
+export { AlertingModule } from './alerting.module';

@@ -1,0 +1,1 @@
+export { IncidentsModule } from './incidents.module';

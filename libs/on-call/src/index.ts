@@ -1,0 +1,1 @@
+export { OnCallModule } from './on-call.module';

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { generateApiKeyToken, hashToken, tokenPrefix } from '../api-keys/api-key-token';
+
+export interface NewOrganization {
+  organizationId: string;
+  userId: number;
+  apiKeyId: string;
+  /** Shown once to whoever created it; only its hash is stored. */
+  token: string;
+}
+
+/** An organization with its owner user and a global API key, in the caller's transaction. */
+export async function createOrganization(
+  manager: EntityManager,
+  input: { name: string; ownerEmail: string; token?: string },
+): Promise<NewOrganization> {
+  const organizationId = randomUUID();
+  const apiKeyId = randomUUID();
+  const token = input.token ?? generateApiKeyToken();
+  await manager.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [organizationId, input.name]);
+  const [{ id: userId }] = await manager.query(
+    `INSERT INTO users (organization_id, email, name, role) VALUES ($1, $2, $3, 'owner') RETURNING id`,
+    [organizationId, input.ownerEmail, 'Owner'],
+  );
+  await manager.query(
+    `INSERT INTO api_keys (id, organization_id, user_id, name, kind, token_prefix, token_hash)
+     VALUES ($1, $2, $3, $4, 'global', $5, $6)`,
+    [apiKeyId, organizationId, userId, 'Bootstrap key', tokenPrefix(token), hashToken(token)],
+  );
+  return { organizationId, userId, apiKeyId, token };
+}
+
+/**
+ * First start on an empty database: one organization, its owner and a global key. With
+ * `BOOTSTRAP_API_KEY` the key is exactly that token; otherwise a random one is returned so
+ * the caller can print it once. A database that has an organization is left alone.
+ */
+export async function bootstrapIfEmpty(
+  dataSource: DataSource,
+  token: string | null,
+): Promise<(NewOrganization & { generated: boolean }) | null> {
+  return dataSource.transaction(async (manager) => {
+    // Two processes starting together must not both bootstrap.
+    await manager.query('SELECT pg_advisory_xact_lock(1952543859)');
+    const [{ count }] = await manager.query('SELECT count(*)::int AS count FROM organizations');
+    if (count > 0) return null;
+    const created = await createOrganization(manager, {
+      name: 'Default organization',
+      ownerEmail: 'owner@taproot.local',
+      token: token ?? undefined,
+    });
+    return { ...created, generated: token === null };
+  });
+}

@@ -1,0 +1,50 @@
+import { createParamDecorator, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { JsonApiError } from '@taproot/json-api';
+import { ApiKeyVerifier } from '../api-keys/api-key-verifier';
+import type { Principal } from './principal';
+
+const PUBLIC_ROUTE = 'taproot:public';
+/** Marks a route that needs no token (health probes, the OpenAPI document). */
+export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+
+interface AuthenticatedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  principal?: Principal;
+}
+
+function unauthorized(detail: string): JsonApiError {
+  return new JsonApiError(
+    401,
+    [{ title: 'Unauthorized', status: '401', code: 'UNAUTHORIZED', detail }],
+    { 'WWW-Authenticate': 'Bearer realm="taproot"' },
+  );
+}
+
+/** Every /v1 request carries `Authorization: Bearer <token>` (spec, "Authentication"). */
+@Injectable()
+export class BearerAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeyVerifier,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = request.headers.authorization;
+    if (typeof header !== 'string' || header.trim() === '') throw unauthorized('The Authorization header is missing');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
+    const principal = await this.apiKeys.verify(match[1]);
+    if (!principal) throw unauthorized('The token is unknown, revoked or expired');
+    request.principal = principal;
+    return true;
+  }
+}
+
+export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  if (!principal) throw unauthorized('The request is not authenticated');
+  return principal;
+});

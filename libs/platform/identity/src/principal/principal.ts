@@ -1,0 +1,16 @@
+import type { EventActor } from '@taproot/messaging';
+
+/** The authenticated caller of a request: every query is scoped by its organization. */
+export interface Principal {
+  organizationId: string;
+  /** Integer user id (as in the reference), or null for a key without a user. */
+  userId: number | null;
+  apiKeyId: string | null;
+  kind: 'global' | 'team' | 'personal' | 'oauth';
+}
+
+export function actorOf(principal: Principal): EventActor {
+  return principal.apiKeyId
+    ? { kind: 'api_key', id: principal.apiKeyId }
+    : { kind: 'user', id: principal.userId === null ? null : String(principal.userId) };
+}

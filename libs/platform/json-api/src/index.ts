@@ -1,0 +1,6 @@
+export * from './resource/resource-schema';
+export * from './resource';
+export * from './errors/json-api-error';
+export * from './document/documents';
+export * from './query';
+export * from './openapi';

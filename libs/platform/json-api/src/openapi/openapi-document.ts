@@ -1,0 +1,369 @@
+import { JSON_API_MEDIA_TYPE } from '../document/documents';
+import { attributesSchema, requestDocumentSchema, type JsonSchema } from '../resource/json-schema';
+import { FILTER_OPERATORS, type AttributeDef, type FilterOperator, type ResourceSchema } from '../resource/resource-schema';
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  serverUrl?: string;
+  description?: string;
+}
+
+/** Hand-written additions (health, non-resource endpoints); on a clash they win. */
+export interface OpenApiExtra {
+  paths?: Record<string, unknown>;
+  schemas?: Record<string, unknown>;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string }[];
+  security: Record<string, string[]>[];
+  tags: { name: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+  };
+}
+
+type Operation = Record<string, unknown>;
+type Parameter = { in: 'query' | 'path'; name: string; required: boolean; description?: string; schema: JsonSchema };
+
+export const OPENAPI_VERSION = '3.0.3';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const content = (schema: unknown) => ({ [JSON_API_MEDIA_TYPE]: { schema } });
+const response = (description: string, schemaName: string) => ({ description, content: content(ref(schemaName)) });
+
+/** `alert_routes` -> `AlertRoutes`; `status-pages` -> `StatusPages`. */
+function pascal(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
+}
+
+const words = (name: string) => name.replace(/[_-]+/g, ' ');
+
+// Every operation can fail these ways: a malformed body or query parameter, a missing or expired
+// token, and the rate limit (whose body is `{error}`, spec "Errors").
+const COMMON_RESPONSES = {
+  '400': response('malformed request body or query parameter', 'errors_list'),
+  '401': response('responds with unauthorized for invalid token', 'errors_list'),
+  '429': {
+    description: 'rate limit exceeded; retry later',
+    headers: {
+      'X-RateLimit-Limit': { description: 'Permitted count and window: `<count>, <count>;window=<seconds>`', schema: { type: 'string' } },
+      'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+      'X-RateLimit-Used': { description: 'Requests used in the current window', schema: { type: 'integer' } },
+      'X-RateLimit-Reset': { description: 'Window reset time, in UTC epoch seconds', schema: { type: 'integer' } },
+    },
+    content: content(ref('rate_limit_error')),
+  },
+};
+
+const SHARED_SCHEMAS: Record<string, JsonSchema> = {
+  errors_list: {
+    type: 'object',
+    properties: {
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            title: { type: 'string' },
+            status: { type: 'string' },
+            code: { type: 'string', nullable: true },
+            detail: { type: 'string', nullable: true },
+            source: {
+              type: 'object',
+              description: 'The request member the error is about',
+              properties: {
+                pointer: { type: 'string', description: 'JSON Pointer into the request document, e.g. /data/attributes/name' },
+                parameter: { type: 'string', description: 'The query parameter at fault' },
+              },
+            },
+          },
+          required: ['title', 'status'],
+        },
+      },
+    },
+  },
+  links: {
+    type: 'object',
+    properties: {
+      self: { type: 'string' },
+      first: { type: 'string' },
+      prev: { type: 'string', nullable: true },
+      next: { type: 'string', nullable: true },
+      last: { type: 'string', nullable: true },
+    },
+    required: ['self', 'first', 'prev', 'next', 'last'],
+  },
+  meta: {
+    type: 'object',
+    properties: {
+      current_page: { type: 'integer', nullable: true },
+      next_page: { type: 'integer', nullable: true },
+      prev_page: { type: 'integer', nullable: true },
+      total_count: { type: 'integer' },
+      total_pages: { type: 'integer' },
+      next_cursor: { type: 'string', nullable: true },
+    },
+    required: ['current_page', 'next_page', 'prev_page', 'total_count', 'total_pages'],
+  },
+  jsonapi_included_resource: {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      type: { type: 'string' },
+      attributes: { type: 'object', additionalProperties: true },
+      relationships: { type: 'object', additionalProperties: true },
+    },
+    required: ['id', 'type'],
+  },
+  rate_limit_error: {
+    type: 'object',
+    properties: { error: { type: 'string', description: 'Rate limit exceeded. Try again later.' } },
+    required: ['error'],
+  },
+};
+
+const COMPARISON: readonly FilterOperator[] = ['gt', 'gte', 'lt', 'lte'];
+const ORDERED_TYPES = new Set<AttributeDef['type']>(['integer', 'number', 'date-time']);
+const FILTERABLE_TYPES = new Set<AttributeDef['type']>(['string', 'boolean', 'integer', 'number', 'date-time']);
+
+/**
+ * Operators `filter[<name>][<op>]` accepts, by the list parser's rules: every scalar type takes
+ * equality, inclusion and null tests; ordered types (numbers, date-times) also comparisons; an
+ * explicit list in the declaration restricts that set.
+ */
+function filterOperators(def: AttributeDef): FilterOperator[] {
+  if (!def.filter || !FILTERABLE_TYPES.has(def.type)) return [];
+  const valid = FILTER_OPERATORS.filter((op) => ORDERED_TYPES.has(def.type) || !COMPARISON.includes(op));
+  return def.filter === true ? valid : valid.filter((op) => (def.filter as readonly FilterOperator[]).includes(op));
+}
+
+function filterValueSchema(def: AttributeDef, op: FilterOperator): JsonSchema {
+  switch (op) {
+    case 'in':
+    case 'not_in':
+      return { type: 'string', description: 'Comma-separated values' };
+    case 'null':
+    case 'not_null':
+      return { type: 'boolean' };
+  }
+  switch (def.type) {
+    case 'integer':
+    case 'number':
+    case 'boolean':
+      return { type: def.type };
+    case 'date-time':
+      return { type: 'string', description: 'ISO 8601 date or date-time' };
+    default:
+      return { type: 'string', ...(def.enum && op !== 'not_eq' ? {} : {}), ...(def.enum ? { enum: def.enum.filter((v) => typeof v === 'string') } : {}) };
+  }
+}
+
+const OPERATOR_TEXT: Record<FilterOperator, string> = {
+  eq: 'equals',
+  not_eq: 'does not equal',
+  gt: 'is greater than',
+  gte: 'is greater than or equal to',
+  lt: 'is less than',
+  lte: 'is less than or equal to',
+  in: 'is one of',
+  not_in: 'is none of',
+  null: 'is null (true) or not null (false)',
+  not_null: 'is not null (true) or null (false)',
+};
+
+function queryParam(name: string, schema: JsonSchema, description?: string): Parameter {
+  return { in: 'query', name, required: false, ...(description ? { description } : {}), schema };
+}
+
+function listParameters(schema: ResourceSchema): Parameter[] {
+  const params: Parameter[] = [];
+  const relationships = Object.keys(schema.relationships ?? {});
+  params.push(
+    queryParam(
+      'include',
+      { type: 'string' },
+      relationships.length ? `Comma-separated related resources to include: ${relationships.join(', ')}` : 'Comma-separated related resources to include',
+    ),
+    queryParam('page[number]', { type: 'integer', minimum: 1 }, 'Page number (offset pagination), from 1'),
+    queryParam('page[size]', { type: 'integer', minimum: 1 }, 'Records per page'),
+  );
+  if (schema.cursor) {
+    params.push(
+      queryParam('page[after]', { type: 'string' }, 'Opaque cursor (meta.next_cursor): the page after it'),
+      queryParam('page[before]', { type: 'string' }, 'Opaque cursor: the page before it'),
+    );
+  }
+  const sortable = Object.entries(schema.attributes)
+    .filter(([, def]) => def.sortable)
+    .map(([name]) => name);
+  params.push(
+    queryParam(
+      'sort',
+      { type: 'string' },
+      `Comma-separated attributes, prefix - for descending${sortable.length ? `; sortable: ${sortable.join(', ')}` : ''}; default ${schema.defaultSort}`,
+    ),
+  );
+  const searchable = Object.entries(schema.attributes)
+    .filter(([, def]) => def.searchable)
+    .map(([name]) => name);
+  if (searchable.length) {
+    params.push(queryParam('filter[search]', { type: 'string' }, `Regular expression matched against ${searchable.join(', ')}`));
+  }
+  for (const [name, def] of Object.entries(schema.attributes)) {
+    const ops = filterOperators(def);
+    if (ops.includes('eq')) params.push(queryParam(`filter[${name}]`, filterValueSchema(def, 'eq'), `${name} equals`));
+    for (const op of ops) params.push(queryParam(`filter[${name}][${op}]`, filterValueSchema(def, op), `${name} ${OPERATOR_TEXT[op]}`));
+  }
+  for (const [name, { description }] of Object.entries(schema.extraFilters ?? {})) {
+    const param = `filter[${name}]`;
+    if (!params.some((p) => p.name === param)) params.push(queryParam(param, { type: 'string' }, description));
+  }
+  return params;
+}
+
+/** `{organization_id}`-style segments of a (nested) collection path. */
+function templateParameters(path: string): Parameter[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ in: 'path', name, required: true, schema: { type: 'string' } }));
+}
+
+function idParameter(schema: ResourceSchema): Parameter {
+  const uuid = { type: 'string', format: 'uuid', description: 'Resource UUID' };
+  const bySlug = 'slug' in schema.attributes;
+  return {
+    in: 'path',
+    name: 'id',
+    required: true,
+    schema: bySlug ? { anyOf: [uuid, { type: 'string', pattern: '^[a-z0-9_-]+$', description: 'Resource slug' }] } : uuid,
+  };
+}
+
+function resourceObjectSchema(schema: ResourceSchema): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      id: { type: 'string', description: `Unique ID of the ${words(schema.singular)}` },
+      type: { type: 'string', enum: [schema.type] },
+      attributes: { type: 'object', allOf: [ref(schema.singular)] },
+    },
+    required: ['id', 'type', 'attributes'],
+  };
+}
+
+function resourceSchemas(schema: ResourceSchema): Record<string, JsonSchema> {
+  const s = schema.singular;
+  const included = { type: 'array', items: ref('jsonapi_included_resource') };
+  return {
+    [s]: attributesSchema(schema, 'output'),
+    [`new_${s}`]: requestDocumentSchema(schema, 'create'),
+    [`update_${s}`]: requestDocumentSchema(schema, 'update'),
+    [`${s}_response`]: {
+      type: 'object',
+      properties: { data: resourceObjectSchema(schema), included },
+      required: ['data'],
+    },
+    [`${s}_list`]: {
+      type: 'object',
+      properties: {
+        data: { type: 'array', items: resourceObjectSchema(schema) },
+        included,
+        links: { type: 'object', allOf: [ref('links')] },
+        meta: { type: 'object', allOf: [ref('meta')] },
+      },
+      required: ['data', 'links', 'meta'],
+    },
+  };
+}
+
+function resourcePaths(schema: ResourceSchema): Record<string, Record<string, unknown>> {
+  const s = schema.singular;
+  const one = words(s);
+  const tags = [pascal(schema.type)];
+  const ops = new Set(schema.operations);
+  const op = (fields: Operation, responses: Record<string, unknown>): Operation => ({
+    ...fields,
+    tags,
+    responses: { ...responses, ...COMMON_RESPONSES },
+  });
+  const body = (schemaName: string) => ({ required: true, content: content(ref(schemaName)) });
+  const notFound = response('resource not found', 'errors_list');
+  const invalid = response('invalid request', 'errors_list');
+  const paths: Record<string, Record<string, unknown>> = {};
+
+  const collection: Record<string, unknown> = {};
+  if (ops.has('list')) {
+    collection.get = op(
+      { summary: `List ${words(schema.type)}`, description: `List ${words(schema.type)}`, operationId: `list${pascal(schema.type)}`, parameters: listParameters(schema) },
+      { '200': response('success', `${s}_list`) },
+    );
+  }
+  if (ops.has('create')) {
+    collection.post = op(
+      { summary: `Creates a ${one}`, description: `Creates a new ${one} from provided data`, operationId: `create${pascal(s)}`, requestBody: body(`new_${s}`) },
+      { '201': response(`${one} created`, `${s}_response`), '422': invalid },
+    );
+  }
+  const pathParams = templateParameters(schema.path);
+  if (Object.keys(collection).length) paths[schema.path] = { ...(pathParams.length ? { parameters: pathParams } : {}), ...collection };
+
+  const item: Record<string, unknown> = {};
+  if (ops.has('get')) {
+    item.get = op(
+      { summary: `Retrieves a ${one}`, description: `Retrieves a specific ${one} by id`, operationId: `get${pascal(s)}` },
+      { '200': response(`${one} found`, `${s}_response`), '404': notFound },
+    );
+  }
+  if (ops.has('update')) {
+    item.put = op(
+      { summary: `Update a ${one}`, description: `Update a specific ${one} by id`, operationId: `update${pascal(s)}`, requestBody: body(`update_${s}`) },
+      { '200': response(`${one} updated`, `${s}_response`), '404': notFound, '422': invalid },
+    );
+  }
+  if (ops.has('delete')) {
+    item.delete = op(
+      { summary: `Delete a ${one}`, description: `Delete a specific ${one} by id; answers the deleted record`, operationId: `delete${pascal(s)}` },
+      { '200': response(`${one} deleted`, `${s}_response`), '404': notFound },
+    );
+  }
+  if (Object.keys(item).length) paths[`${schema.path}/{id}`] = { parameters: [...pathParams, idParameter(schema)], ...item };
+  return paths;
+}
+
+/**
+ * The OpenAPI 3.0 document of the declared resources, in the reference's style (schema names
+ * `<singular>`, `new_<singular>`, `update_<singular>`, `<singular>_response`, `<singular>_list`;
+ * operation ids `listServices`, `createService`, ...). Bearer auth applies to every operation
+ * unless a hand-written one sets `security: []`.
+ */
+export function buildOpenApiDocument(resources: readonly ResourceSchema[], info: OpenApiInfo, extra: OpenApiExtra = {}): OpenApiDocument {
+  const schemas: Record<string, unknown> = { ...SHARED_SCHEMAS };
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const resource of resources) {
+    Object.assign(schemas, resourceSchemas(resource));
+    for (const [path, item] of Object.entries(resourcePaths(resource))) paths[path] = { ...paths[path], ...item };
+  }
+  Object.assign(schemas, extra.schemas);
+  for (const [path, item] of Object.entries(extra.paths ?? {})) paths[path] = { ...paths[path], ...(item as Record<string, unknown>) };
+
+  return {
+    openapi: OPENAPI_VERSION,
+    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    security: [{ bearer_auth: [] }],
+    tags: [...new Set(resources.map((r) => pascal(r.type)))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: { bearer_auth: { type: 'http', scheme: 'bearer' } },
+    },
+  };
+}

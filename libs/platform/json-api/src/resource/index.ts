@@ -1,0 +1,3 @@
+// resource-schema.ts is re-exported by the lib's src/index.ts directly.
+export * from './json-schema';
+export * from './payload';

@@ -1,0 +1,114 @@
+/**
+ * The one declaration of a resource (architecture rule 1). Request validation, the serializer,
+ * the list query builder and the OpenAPI document all read it; nothing else lists a resource's
+ * attributes.
+ */
+export type ScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'date-time';
+export type AttributeType = ScalarType | 'object' | 'array';
+
+/** Filter operators of `filter[field][op]=value`; `eq` is the default when no op is given. */
+export const FILTER_OPERATORS = [
+  'eq',
+  'not_eq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'not_in',
+  'null',
+  'not_null',
+] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+export interface ItemDef {
+  type: ScalarType | 'object';
+  enum?: readonly (string | number)[];
+  format?: 'uuid' | 'uri' | 'email';
+  /** For arrays of objects: the object's properties. */
+  properties?: Record<string, AttributeDef>;
+}
+
+export interface AttributeDef {
+  type: AttributeType;
+  description?: string;
+  enum?: readonly (string | number)[];
+  format?: 'uuid' | 'uri' | 'email';
+  items?: ItemDef;
+  /** For objects: their properties (others rejected); omitted = free-form object. */
+  properties?: Record<string, AttributeDef>;
+  nullable?: boolean;
+  /** Required in a create payload. */
+  required?: boolean;
+  /**
+   * `true` (default): accepted on create and update. `'create'`: create only. `false`:
+   * output-only; a client's value is ignored without error.
+   */
+  writable?: boolean | 'create';
+  /** Value stored when a create payload omits the attribute. */
+  default?: unknown;
+  maxLength?: number;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  /** Database column of the read model, when it differs from the attribute name. */
+  column?: string;
+  /** Operators accepted by `filter[<name>]`; `true` means every operator valid for the type. */
+  filter?: boolean | readonly FilterOperator[];
+  sortable?: boolean;
+  /** Included in the `filter[search]` regex match. */
+  searchable?: boolean;
+  /** `slug`-like attributes derived from another one: read-only, a submitted value warns. */
+  derivedFrom?: string;
+}
+
+export interface RelationshipDef {
+  /** JSON:API type of the related resource, e.g. `severities`. */
+  type: string;
+  many: boolean;
+  /** Attribute holding the related id(s), e.g. `severity_id`. */
+  idAttribute: string;
+}
+
+export interface ResourceSchema {
+  /** JSON:API type, e.g. `services`. */
+  type: string;
+  /** Singular name used in OpenAPI schema names, e.g. `service`. */
+  singular: string;
+  /** Collection path, e.g. `/v1/services`. */
+  path: string;
+  /** Read model table the list and get queries read. */
+  readTable: string;
+  attributes: Record<string, AttributeDef>;
+  relationships?: Record<string, RelationshipDef>;
+  /** Default sort when the client gives none (spec, Jun 15 2026: ascending). */
+  defaultSort: string;
+  /** Cursor pagination (`page[after]`/`page[before]`) is switched on for this list. */
+  cursor?: boolean;
+  /** Verbs served; used by the OpenAPI document. */
+  operations: readonly ('list' | 'create' | 'get' | 'update' | 'delete')[];
+  /** Filters that are not plain attributes, e.g. `filter[search]`, `filter[slug]`. */
+  extraFilters?: Record<string, { description: string }>;
+}
+
+/** Attributes every resource has and no client writes. */
+export const TIMESTAMP_ATTRIBUTES: Record<string, AttributeDef> = {
+  created_at: { type: 'date-time', writable: false, filter: true, sortable: true },
+  updated_at: { type: 'date-time', writable: false, filter: true, sortable: true },
+};
+
+export function defineResource<S extends ResourceSchema>(schema: S): S {
+  return {
+    ...schema,
+    attributes: { ...schema.attributes, ...TIMESTAMP_ATTRIBUTES },
+  };
+}
+
+export function columnOf(schema: ResourceSchema, attribute: string): string {
+  return schema.attributes[attribute]?.column ?? attribute;
+}
+
+/** Objects and arrays of objects are stored as jsonb; arrays of scalars as native arrays. */
+export function isJsonAttribute(def: AttributeDef): boolean {
+  return def.type === 'object' || (def.type === 'array' && def.items?.type === 'object');
+}

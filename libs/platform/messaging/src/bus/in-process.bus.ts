@@ -1,0 +1,50 @@
+import type { BusMessage, BusSubscription, EventBus } from './event-bus.port';
+
+/**
+ * The embedded bus: delivers each published message to every consumer group subscribed to its
+ * topic before `publish` resolves. The outbox row is marked published only after that, so a
+ * crash mid-delivery redelivers from the outbox (consumers de-duplicate through the inbox).
+ */
+export class InProcessEventBus implements EventBus {
+  readonly kind = 'in-process' as const;
+  private readonly subscriptions: BusSubscription[] = [];
+  private closed = false;
+
+  constructor(private readonly opts: { retries?: number; retryDelayMs?: number } = {}) {}
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    if (this.closed) throw new Error('event bus is closed');
+    for (const message of messages) {
+      for (const sub of this.subscriptions) {
+        if (sub.topics.includes(message.topic)) await this.deliver(sub, message);
+      }
+    }
+  }
+
+  async subscribe(subscription: BusSubscription): Promise<void> {
+    if (this.subscriptions.some((s) => s.groupId === subscription.groupId)) {
+      throw new Error(`consumer group ${subscription.groupId} is already subscribed`);
+    }
+    this.subscriptions.push(subscription);
+  }
+
+  async ping(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private async deliver(sub: BusSubscription, message: BusMessage): Promise<void> {
+    const retries = this.opts.retries ?? 3;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await sub.handler(message.event, message.topic);
+      } catch (error) {
+        if (attempt >= retries) throw error;
+        await new Promise((r) => setTimeout(r, (this.opts.retryDelayMs ?? 50) * 2 ** attempt));
+      }
+    }
+  }
+}

@@ -1,0 +1,11 @@
+export * from './event-envelope';
+export * from './bus/event-bus.port';
+export * from './bus/in-process.bus';
+export * from './bus/kafka.bus';
+export * from './outbox/outbox';
+export * from './outbox/outbox-relay';
+export * from './inbox/projection';
+export * from './unit-of-work';
+import { CreateOutboxAndInbox1732300000000 } from './migrations/1732300000000-create-outbox-and-inbox';
+
+export const MESSAGING_MIGRATIONS = [CreateOutboxAndInbox1732300000000];

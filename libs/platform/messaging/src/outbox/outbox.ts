@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { DomainEvent, EventActor } from '../event-envelope';
+
+/** Kafka topic of a context's events: one topic per bounded context. */
+export function topicOf(context: string): string {
+  return `taproot.${context}`;
+}
+
+export interface NewEvent<P> {
+  type: string;
+  version?: number;
+  organizationId: string;
+  aggregateType: string;
+  aggregateId: string;
+  actor: EventActor;
+  payload: P;
+  occurredAt?: Date;
+}
+
+export function domainEvent<P extends Record<string, unknown>>(e: NewEvent<P>): DomainEvent<P> {
+  return {
+    id: randomUUID(),
+    type: e.type,
+    version: e.version ?? 1,
+    occurred_at: (e.occurredAt ?? new Date()).toISOString(),
+    organization_id: e.organizationId,
+    aggregate_type: e.aggregateType,
+    aggregate_id: e.aggregateId,
+    actor: e.actor,
+    payload: e.payload,
+  };
+}
+
+/**
+ * Appends events to the outbox inside the caller's transaction (architecture rule 3): the
+ * state change and its events commit together or not at all. The relay publishes them later.
+ */
+export async function appendToOutbox(manager: EntityManager, topic: string, events: DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const values: unknown[] = [];
+  const rows = events.map((event, i) => {
+    values.push(event.id, topic, event.aggregate_id, event.organization_id, JSON.stringify(event));
+    const o = i * 5;
+    return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}::jsonb)`;
+  });
+  await manager.query(
+    `INSERT INTO outbox (event_id, topic, aggregate_id, organization_id, event) VALUES ${rows.join(', ')}`,
+    values,
+  );
+}

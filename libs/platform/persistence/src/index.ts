@@ -1,0 +1,4 @@
+export * from './data-source';
+export * from './embedded/embedded-postgres';
+export * from './embedded/free-port';
+export * from './tenancy';

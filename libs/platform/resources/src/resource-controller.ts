@@ -1,0 +1,99 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, type Type } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { actorOf, CurrentPrincipal, type Principal } from '@taproot/identity';
+import { JsonApiError, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
+import type { ResourceDefinition } from './resource-definition';
+import {
+  CreateResourceCommand,
+  DeleteResourceCommand,
+  GetResourceQuery,
+  ListResourcesQuery,
+  UpdateResourceCommand,
+} from './resource-commands';
+import type { FlatQuery } from './resource-reader';
+import type { Snapshot } from './resource-writer';
+
+interface HeaderReply {
+  header(name: string, value: string): unknown;
+}
+
+/** Deprecated writes (a submitted `slug`) answer normally plus these headers (spec, Versioning). */
+function warn(reply: HeaderReply, warnings: string[]): void {
+  if (warnings.length === 0) return;
+  reply.header('Deprecation', 'true');
+  reply.header('X-API-Warn', warnings.join('; '));
+}
+
+/**
+ * The thin JSON:API controller of a declared resource: parse, dispatch a command or query,
+ * serialize. Only the operations the declaration lists are served.
+ */
+export function resourceController(definition: ResourceDefinition): Type<unknown> {
+  const { schema } = definition;
+  const serves = (op: (typeof schema.operations)[number]) => {
+    if (!schema.operations.includes(op)) throw JsonApiError.of(405, 'Method not allowed', `${schema.type} does not support ${op}`);
+  };
+  const document = (snapshot: Snapshot): SingleDocument => {
+    const { id, ...attributes } = snapshot;
+    return { data: { id, type: schema.type, attributes } };
+  };
+
+  @Controller(schema.path.replace(/^\//, ''))
+  class JsonApiResourceController {
+    constructor(
+      readonly commands: CommandBus,
+      readonly queries: QueryBus,
+    ) {}
+
+    @Get()
+    list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery) {
+      serves('list');
+      return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, query));
+    }
+
+    @Get(':id')
+    get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+      serves('get');
+      return this.queries.execute(new GetResourceQuery(definition, principal.organizationId, id));
+    }
+
+    @Post()
+    @HttpCode(201)
+    async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
+      serves('create');
+      const { attributes, warnings } = parseResourcePayload(schema, body, 'create');
+      const snapshot: Snapshot = await this.commands.execute(
+        new CreateResourceCommand(definition, principal.organizationId, actorOf(principal), attributes),
+      );
+      warn(reply, warnings);
+      return document(snapshot);
+    }
+
+    @Put(':id')
+    async update(
+      @CurrentPrincipal() principal: Principal,
+      @Param('id') id: string,
+      @Body() body: unknown,
+      @Res({ passthrough: true }) reply: HeaderReply,
+    ) {
+      serves('update');
+      const { attributes, warnings } = parseResourcePayload(schema, body, 'update');
+      const snapshot: Snapshot = await this.commands.execute(
+        new UpdateResourceCommand(definition, principal.organizationId, actorOf(principal), id, attributes),
+      );
+      warn(reply, warnings);
+      return document(snapshot);
+    }
+
+    @Delete(':id')
+    async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+      serves('delete');
+      const snapshot: Snapshot = await this.commands.execute(
+        new DeleteResourceCommand(definition, principal.organizationId, actorOf(principal), id),
+      );
+      return document(snapshot);
+    }
+  }
+  Object.defineProperty(JsonApiResourceController, 'name', { value: `${schema.singular}Controller` });
+  return JsonApiResourceController;
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { isJsonAttribute, JsonApiError, type AttributeDef, type ResourceSchema } from '@taproot/json-api';
+import { quoteIdent } from '@taproot/persistence';
+import { domainEvent, topicOf, type DomainEvent, type EventActor } from '@taproot/messaging';
+import type { EntityManager } from 'typeorm';
+import { lifecycleEvents, type ResourceDefinition, type Row, type WriteContext } from './resource-definition';
+import { slugify } from './slug';
+
+/** A resource's state as its events carry it: every attribute plus id and timestamps. */
+export type Snapshot = Row & { id: string };
+
+export interface WriteResult {
+  snapshot: Snapshot;
+  events: DomainEvent[];
+}
+
+
+function toColumn(def: AttributeDef, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  return isJsonAttribute(def) ? JSON.stringify(value) : value;
+}
+
+function toSnapshot(schema: ResourceSchema, row: Row): Snapshot {
+  const snapshot: Row = { id: String(row.id) };
+  for (const [name, def] of Object.entries(schema.attributes)) {
+    const value = row[def.column ?? name];
+    snapshot[name] = value instanceof Date ? value.toISOString() : (value ?? null);
+  }
+  return snapshot as Snapshot;
+}
+
+/**
+ * The generic write path of a declared resource. Runs inside the caller's transaction; the
+ * caller (a command handler, through the unit of work) appends the returned events to the
+ * outbox in that same transaction.
+ */
+export class ResourceWriter {
+  constructor(private readonly def: ResourceDefinition) {}
+
+  get schema(): ResourceSchema {
+    return this.def.schema;
+  }
+
+  async create(ctx: WriteContext, input: Row): Promise<WriteResult> {
+    const { schema } = this.def;
+    let attributes: Row = { ...input };
+    attributes = await this.deriveSlugs(ctx, attributes);
+    for (const [name, def] of Object.entries(schema.attributes)) {
+      if (def.default !== undefined && attributes[name] === undefined) attributes[name] = def.default;
+    }
+    // `position` orders lists and backs their keyset index, so it is never null: an omitted
+    // one goes last.
+    if (schema.attributes.position?.type === 'integer' && attributes.position == null) {
+      attributes.position = await this.nextPosition(ctx.manager, ctx.organizationId);
+    }
+    if (this.def.rules?.beforeCreate) attributes = await this.def.rules.beforeCreate(attributes, ctx);
+    const row: Row = { id: randomUUID(), organization_id: ctx.organizationId, created_at: ctx.now, updated_at: ctx.now };
+    for (const [name, def] of Object.entries(schema.attributes)) {
+      if (name === 'created_at' || name === 'updated_at') continue;
+      if (name in attributes) row[def.column ?? name] = toColumn(def, attributes[name]);
+    }
+    const columns = Object.keys(row);
+    const [inserted] = await ctx.manager.query(
+      `INSERT INTO ${quoteIdent(this.def.table)} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
+      columns.map((c) => row[c]),
+    );
+    return this.result(ctx, 'created', inserted);
+  }
+
+  async update(ctx: WriteContext, id: string, changes: Row): Promise<WriteResult> {
+    const { schema } = this.def;
+    const current = await this.load(ctx.manager, ctx.organizationId, id, true);
+    let attributes = { ...changes };
+    if (schema.attributes.position?.type === 'integer' && attributes.position === null) delete attributes.position;
+    if (this.def.rules?.beforeUpdate) attributes = await this.def.rules.beforeUpdate(current, attributes, ctx);
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    for (const [name, def] of Object.entries(schema.attributes)) {
+      if (!(name in attributes) || name === 'created_at' || name === 'updated_at') continue;
+      values.push(toColumn(def, attributes[name]));
+      sets.push(`${quoteIdent(def.column ?? name)} = $${values.length}`);
+    }
+    values.push(ctx.now);
+    sets.push(`"updated_at" = $${values.length}`);
+    values.push(current.id, ctx.organizationId);
+    // TypeORM answers an UPDATE with [rows, rowCount].
+    const [rows] = await ctx.manager.query(
+      `UPDATE ${quoteIdent(this.def.table)} SET ${sets.join(', ')} WHERE id = $${values.length - 1} AND organization_id = $${values.length} RETURNING *`,
+      values,
+    );
+    return this.result(ctx, 'updated', rows[0]);
+  }
+
+  async delete(ctx: WriteContext, id: string): Promise<WriteResult> {
+    const current = await this.load(ctx.manager, ctx.organizationId, id, true);
+    if (this.def.rules?.beforeDelete) await this.def.rules.beforeDelete(current, ctx);
+    await ctx.manager.query(`DELETE FROM ${quoteIdent(this.def.table)} WHERE id = $1 AND organization_id = $2`, [
+      current.id,
+      ctx.organizationId,
+    ]);
+    return this.result(ctx, 'deleted', current);
+  }
+
+  /** Loads one row of the caller's organization by uuid or slug; another tenant's id is a 404. */
+  async load(manager: EntityManager, organizationId: string, id: string, forUpdate = false): Promise<Row> {
+    const bySlug = !UUID.test(id) && 'slug' in this.def.schema.attributes;
+    if (!bySlug && !UUID.test(id)) throw JsonApiError.notFound(this.def.schema.type, id);
+    const [row] = await manager.query(
+      `SELECT * FROM ${quoteIdent(this.def.table)} WHERE ${bySlug ? '"slug"' : 'id'} = $1 AND organization_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+      [id, organizationId],
+    );
+    if (!row) throw JsonApiError.notFound(this.def.schema.type, id);
+    return row;
+  }
+
+  private result(ctx: WriteContext, kind: 'created' | 'updated' | 'deleted', row: Row): WriteResult {
+    const snapshot = toSnapshot(this.def.schema, row);
+    const event = domainEvent({
+      type: lifecycleEvents(this.def.schema)[kind],
+      organizationId: ctx.organizationId,
+      aggregateType: this.def.schema.type,
+      aggregateId: snapshot.id,
+      actor: ctx.actor,
+      payload: snapshot,
+      occurredAt: ctx.now,
+    });
+    return { snapshot, events: [event] };
+  }
+
+  private async deriveSlugs(ctx: WriteContext, attributes: Row): Promise<Row> {
+    for (const [name, def] of Object.entries(this.def.schema.attributes)) {
+      if (!def.derivedFrom) continue;
+      const source = attributes[def.derivedFrom];
+      if (typeof source !== 'string') continue;
+      attributes[name] = await this.uniqueSlug(ctx.manager, ctx.organizationId, def.column ?? name, slugify(source));
+    }
+    return attributes;
+  }
+
+  private async uniqueSlug(manager: EntityManager, organizationId: string, column: string, base: string): Promise<string> {
+    const taken: { s: string }[] = await manager.query(
+      `SELECT ${quoteIdent(column)} AS s FROM ${quoteIdent(this.def.table)} WHERE organization_id = $1 AND (${quoteIdent(column)} = $2 OR ${quoteIdent(column)} LIKE $3)`,
+      [organizationId, base, `${base}-%`],
+    );
+    const used = new Set(taken.map((t) => t.s));
+    if (!used.has(base)) return base;
+    for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+
+  private async nextPosition(manager: EntityManager, organizationId: string): Promise<number> {
+    const [{ next }] = await manager.query(
+      `SELECT COALESCE(MAX("position"), 0) + 1 AS next FROM ${quoteIdent(this.def.table)} WHERE organization_id = $1`,
+      [organizationId],
+    );
+    return Number(next);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+export function topicOfDefinition(def: ResourceDefinition): string {
+  return topicOf(def.context);
+}
+
+export type { EventActor };

@@ -1,0 +1,4 @@
+export * from './runtime';
+export * from './platform.module';
+export * from './nest-logger';
+export * from './start-nest-app';

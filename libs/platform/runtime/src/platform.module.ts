@@ -1,0 +1,26 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { CLOCK, TAPROOT_CONFIG } from '@taproot/config';
+import { EVENT_BUS, OutboxRelay, ProjectionRunner, UnitOfWork } from '@taproot/messaging';
+import { DataSource } from 'typeorm';
+import type { Runtime } from './runtime';
+
+export const LOGGER = Symbol('LOGGER');
+
+/** Makes the process's shared runtime injectable in every module of an app. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRuntime(runtime: Runtime): DynamicModule {
+    const providers = [
+      { provide: TAPROOT_CONFIG, useValue: runtime.config },
+      { provide: LOGGER, useValue: runtime.logger },
+      { provide: CLOCK, useValue: runtime.clock },
+      { provide: DataSource, useValue: runtime.dataSource },
+      { provide: EVENT_BUS, useValue: runtime.bus },
+      { provide: OutboxRelay, useValue: runtime.relay },
+      { provide: ProjectionRunner, useValue: runtime.projections },
+      { provide: UnitOfWork, useValue: runtime.unitOfWork },
+    ];
+    return { module: PlatformModule, providers, exports: providers.map((p) => p.provide) };
+  }
+}

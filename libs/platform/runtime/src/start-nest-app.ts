@@ -1,0 +1,41 @@
+import type { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import { PinoNestLogger } from './nest-logger';
+import type { Runtime } from './runtime';
+
+export interface RunningApp {
+  app: NestFastifyApplication;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface NestAppOptions {
+  name: string;
+  port: number;
+  /** Fastify hooks and parsers registered before Nest mounts its routes. */
+  configure?: (fastify: FastifyInstance) => void;
+  requestLogging?: boolean;
+}
+
+/** Boots one NestJS app on the Fastify adapter, logging through the runtime's pino logger. */
+export async function startNestApp(runtime: Runtime, module: DynamicModule, opts: NestAppOptions): Promise<RunningApp> {
+  const logger = runtime.logger.child({ app: opts.name });
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    disableRequestLogging: opts.requestLogging === false,
+    // Request ids let a 500 be traced to its log line.
+    requestIdHeader: 'x-request-id',
+  });
+  opts.configure?.(adapter.getInstance() as unknown as FastifyInstance);
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    logger: new PinoNestLogger(logger),
+    bodyParser: false,
+  });
+  await app.listen(opts.port, runtime.config.host);
+  const address = app.getHttpServer().address();
+  const url = `http://${runtime.config.host}:${typeof address === 'object' && address ? address.port : opts.port}`;
+  logger.info({ url }, `${opts.name} listening`);
+  return { app, url, close: () => app.close() };
+}

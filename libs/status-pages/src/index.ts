@@ -1,0 +1,1 @@
+export { StatusPagesModule } from './status-pages.module';
