@@ -459,8 +459,9 @@ test('Dockerfile: npm ci keeps the devDependencies the TypeScript register needs
   const { packages } = lockfile();
   const needed = lockClosure(packages, ['@swc-node/register', '@swc/core', 'typescript', ...Object.keys(pkg.dependencies ?? {})]);
   for (const [key, entry] of Object.entries(packages)) {
-    if (key.startsWith('node_modules/') && !entry.dev && !key.startsWith('node_modules/@types/')) needed.add(key);
+    if (key.startsWith('node_modules/') && !entry.dev) needed.add(key);
   }
+  for (const key of needed) if (/(^|\/)node_modules\/@types\//.test(key)) needed.delete(key);
   const removed = cmd
     .split(/&&|;/)
     .map((part) => tokenize(part.trim()))
@@ -661,6 +662,22 @@ test('compose.yaml: depends_on references existing services with health checks, 
   for (const name of Object.keys(services)) visit(name, []);
 });
 
+test('compose.yaml: apps that do not migrate the schema wait for the one that does', () => {
+  const { services } = compose();
+  // apps/<app>/src/main.ts passes `migrations: []` when the app leaves the schema to another.
+  const mains = APPS.map((a) => ({ app: a.name, path: join(ROOT, 'apps', a.name, 'src', 'main.ts') })).filter((m) => existsSync(m.path));
+  const migrators = mains.filter((m) => !/migrations:\s*\[\s*\]/.test(read(m.path))).map((m) => m.app);
+  for (const m of mains) {
+    if (migrators.includes(m.app)) continue;
+    assert.ok(migrators.length > 0, 'no app migrates the schema');
+    const deps = dependsOn(services[m.app]);
+    assert.ok(
+      migrators.some((x) => deps[x]?.condition === 'service_healthy'),
+      `${m.app} does not migrate; it must wait for a healthy ${migrators.join(' or ')}`,
+    );
+  }
+});
+
 test('compose.yaml: secrets come from the host environment, never from a literal or a default', () => {
   const { services } = compose();
   let checked = 0;
@@ -804,7 +821,10 @@ const SCHEMAS: Record<string, object> = {
       spec: {
         type: 'object',
         required: ['selector'],
-        oneOf: [{ required: ['minAvailable'] }, { required: ['maxUnavailable'] }],
+        oneOf: [
+          { required: ['minAvailable'], properties: { minAvailable: portRef } },
+          { required: ['maxUnavailable'], properties: { maxUnavailable: portRef } },
+        ],
         properties: { selector, minAvailable: portRef, maxUnavailable: portRef },
       },
     },
@@ -818,10 +838,18 @@ const SCHEMAS: Record<string, object> = {
         type: 'object',
         required: ['scaleTargetRef', 'maxReplicas'],
         properties: {
-          scaleTargetRef: { type: 'object', required: ['apiVersion', 'kind', 'name'] },
+          scaleTargetRef: {
+            type: 'object',
+            required: ['apiVersion', 'kind', 'name'],
+            properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string', pattern: NAME } },
+          },
           minReplicas: { type: 'integer', minimum: 1 },
           maxReplicas: { type: 'integer', minimum: 1 },
-          metrics: { type: 'array', minItems: 1, items: { type: 'object', required: ['type'] } },
+          metrics: {
+            type: 'array',
+            minItems: 1,
+            items: { type: 'object', required: ['type'], properties: { type: { enum: ['Resource', 'Pods', 'Object', 'External', 'ContainerResource'] } } },
+          },
         },
       },
     },
@@ -830,7 +858,18 @@ const SCHEMAS: Record<string, object> = {
 
 const validators = memo(() => {
   const ajv = new Ajv({ allErrors: true, strict: true });
-  return Object.fromEntries(Object.entries(SCHEMAS).map(([k, s]) => [k, ajv.compile(s)])) as Record<string, ValidateFunction>;
+  return Object.fromEntries(
+    Object.entries(SCHEMAS).map(([key, schema]) => {
+      const slash = key.lastIndexOf('/');
+      // Every object also carries its own apiVersion and kind.
+      const full = {
+        ...schema,
+        required: ['apiVersion', 'kind', ...((schema as any).required ?? [])],
+        properties: { apiVersion: { const: key.slice(0, slash) }, kind: { const: key.slice(slash + 1) }, ...(schema as any).properties },
+      };
+      return [key, ajv.compile(full)];
+    }),
+  ) as Record<string, ValidateFunction>;
 });
 
 const kustomization = memo(() => {

@@ -53,7 +53,7 @@ export async function fetchKafka(opts: { log?: Log } = {}): Promise<string> {
     const args = ['-B', '-f', POM, 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime'];
     const output = await run('mvn', args, (line) => {
       // Download lines are the progress a slow first fetch needs; the rest is Maven chatter.
-      if (/Download(ing|ed) from|ERROR|BUILD/.test(line)) log(`mvn: ${line.replace(/^\[INFO\] /, '')}`);
+      if (/Downloaded from|ERROR|BUILD/.test(line)) log(`mvn: ${line.replace(/^\[INFO\] /, '')}`);
     });
     if (output.code !== 0) {
       throw new Error(`mvn dependency:copy-dependencies failed (exit ${output.code}):\n${output.tail.join('\n')}`);
@@ -130,8 +130,13 @@ export async function startKafkaBroker(
 
   if (!existsSync(join(logDir, 'meta.properties'))) {
     const clusterId = randomClusterId();
-    const format = await run(java, [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', propsFile]);
-    if (format.code !== 0) throw new Error(`formatting Kafka storage failed (exit ${format.code}):\n${format.tail.join('\n')}`);
+    const format = await run(java, [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', propsFile]).catch(
+      (error: Error) => ({ code: -1, tail: [error.message] }),
+    );
+    if (format.code !== 0) {
+      if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+      throw new Error(`formatting Kafka storage failed (exit ${format.code}):\n${format.tail.join('\n')}`);
+    }
     log(`formatted ${logDir} (cluster ${clusterId})`);
   }
 
@@ -143,7 +148,10 @@ export async function startKafkaBroker(
   } finally {
     closeSync(out);
   }
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null)));
+    child.once('error', () => resolve(-1)); // e.g. java vanished since formatting
+  });
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
   const killOnExit = (): void => {
@@ -258,7 +266,9 @@ async function run(cmd: string, args: string[], onLine?: Log): Promise<{ code: n
     };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
-    child.once('error', reject);
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'ENOENT' ? new Error(`${cmd} not found: Kafka needs Java 17+ and Maven on the PATH`) : error),
+    );
     child.once('close', (code) => {
       if (partial) tail.push(partial);
       resolve({ code, tail });

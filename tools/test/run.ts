@@ -53,7 +53,12 @@ async function main(): Promise<number> {
     if (needsDb && !env.TEST_DATABASE_URL) {
       const dir = mkdtempSync(join(tmpdir(), 'taproot-test-pg-'));
       progress('starting embedded PostgreSQL');
-      const pg = await startEmbeddedPostgres({ dir: join(dir, 'pg'), port: await freePort(), persistent: false });
+      const pg = await startEmbeddedPostgres({
+        dir: join(dir, 'pg'),
+        port: await freePort(),
+        persistent: false,
+        log: (line) => env.TEST_PG_LOG && progress(`postgres: ${line}`),
+      });
       cleanups.push(async () => {
         await pg.stop();
         rmSync(dir, { recursive: true, force: true });
@@ -61,7 +66,7 @@ async function main(): Promise<number> {
       env.TEST_DATABASE_URL = pg.url;
     }
     if (needsDb) {
-      const ds = createDataSource({ url: env.TEST_DATABASE_URL, entities: [], migrations: ALL_MIGRATIONS, poolSize: 1 });
+      const ds = createDataSource({ url: env.TEST_DATABASE_URL, entities: [], migrations: ALL_MIGRATIONS, poolSize: 2 });
       await ds.initialize();
       progress(`migrations applied: ${(await runMigrations(ds)).length}`);
       await ds.destroy();

@@ -7,9 +7,8 @@ import { IdentityModule } from '@taproot/identity';
 import { IncidentsModule } from '@taproot/incidents';
 import { OnCallModule } from '@taproot/on-call';
 import { RESOURCE_HANDLERS } from '@taproot/resources';
-import { LOGGER, PlatformModule, type Runtime } from '@taproot/runtime';
+import { HealthController, LOGGER, PlatformModule, type Runtime } from '@taproot/runtime';
 import { StatusPagesModule } from '@taproot/status-pages';
-import { HealthController } from './http/health.controller';
 import { JsonApiExceptionFilter } from './http/json-api-exception.filter';
 import { OpenApiController } from './http/openapi.controller';
 

@@ -1,14 +1,6 @@
-import { Controller, Get, Module, type DynamicModule } from '@nestjs/common';
-import { PlatformModule, type Runtime } from '@taproot/runtime';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { HealthController, PlatformModule, type Runtime } from '@taproot/runtime';
 import { DomainEventLogConsumer } from './domain-event-log.consumer';
-
-@Controller()
-class DispatcherHealthController {
-  @Get('healthz')
-  healthz() {
-    return { status: 'ok' };
-  }
-}
 
 @Module({})
 export class DispatcherModule {
@@ -16,7 +8,7 @@ export class DispatcherModule {
     return {
       module: DispatcherModule,
       imports: [PlatformModule.forRuntime(runtime)],
-      controllers: [DispatcherHealthController],
+      controllers: [HealthController],
       providers: [DomainEventLogConsumer],
     };
   }

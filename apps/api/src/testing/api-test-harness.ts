@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, loadConfig, type Clock } from '@taproot/config';
 import { createOrganization } from '@taproot/identity';
 import type { EventBus } from '@taproot/messaging';
-import { createDataSource, runMigrations } from '@taproot/persistence';
+import { createScratchDatabase } from '@taproot/persistence';
 import { openRuntime, type Runtime } from '@taproot/runtime';
-import { Client } from 'pg';
 import { ALL_MIGRATIONS } from '../migrations';
 import { startApi } from '../start-api';
 
@@ -39,31 +38,9 @@ export interface TestResponse {
   body: any;
 }
 
-export function testDatabaseUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through `npm test`');
-  return url;
-}
-
-/** A new, migrated database on the test server, for suites that must not share the bus. */
-export async function createScratchDatabase(): Promise<string> {
-  const base = new URL(testDatabaseUrl());
-  const name = `taproot_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  base.pathname = `/${name}`;
-  const ds = createDataSource({ url: base.toString(), entities: [], migrations: ALL_MIGRATIONS, poolSize: 1 });
-  await ds.initialize();
-  await runMigrations(ds);
-  await ds.destroy();
-  return base.toString();
-}
-
 export async function startTestApi(opts: { databaseUrl?: string; kafkaBrokers?: string; bus?: EventBus; clock?: Clock; env?: Record<string, string> } = {}): Promise<TestApi> {
   const config = loadConfig({
-    DATABASE_URL: opts.databaseUrl ?? testDatabaseUrl(),
+    DATABASE_URL: opts.databaseUrl ?? (await createScratchDatabase()),
     KAFKA_BROKERS: opts.kafkaBrokers,
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -29,7 +29,10 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
   });
 }
 
-/** Applies pending migrations; concurrent starters serialise on an advisory lock. */
+/**
+ * Applies pending migrations; concurrent starters serialise on an advisory lock. The lock holds
+ * one pooled connection while the migrations take another: the pool needs at least two.
+ */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();

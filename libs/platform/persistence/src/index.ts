@@ -2,3 +2,4 @@ export * from './data-source';
 export * from './embedded/embedded-postgres';
 export * from './embedded/free-port';
 export * from './tenancy';
+export * from './testing';

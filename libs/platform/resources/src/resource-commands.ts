@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler, QueryHandler } from '@nestjs/cqrs';
+import { CommandHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import type { CollectionDocument, SingleDocument } from '@taproot/json-api';
 import { topicOf, UnitOfWork, type EventActor } from '@taproot/messaging';
@@ -66,7 +66,7 @@ function writerOf(definition: ResourceDefinition): ResourceWriter {
 type Change = CreateResourceCommand | UpdateResourceCommand | DeleteResourceCommand;
 
 @Injectable()
-abstract class ResourceChangeHandler<C extends Change> implements ICommandHandler<C, Snapshot> {
+abstract class ResourceChangeHandler<C extends Change> {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,

@@ -24,7 +24,7 @@ export async function startNestApp(runtime: Runtime, module: DynamicModule, opts
   const logger = runtime.logger.child({ app: opts.name });
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    disableRequestLogging: opts.requestLogging === false,
+    ...(opts.requestLogging === false ? { logController: { disableRequestLogging: true } } : {}),
     // Request ids let a 500 be traced to its log line.
     requestIdHeader: 'x-request-id',
   });

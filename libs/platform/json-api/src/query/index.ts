@@ -1,0 +1,4 @@
+export * from './cursor';
+export * from './list-query';
+export * from './list-sql';
+export * from './pagination';
