@@ -3,5 +3,5 @@ import { DispatcherModule } from './dispatcher.module';
 
 /** The dispatcher serves only its health probe; its work is consuming the bus. */
 export function startDispatcher(runtime: Runtime, port = runtime.config.dispatcherPort): Promise<RunningApp> {
-  return startNestApp(runtime, DispatcherModule.forRuntime(runtime), { name: 'webhook-dispatcher', port, requestLogging: false });
+  return startNestApp(runtime, DispatcherModule.forRuntime(runtime), { name: 'webhook-dispatcher', port });
 }

@@ -16,7 +16,6 @@ export interface NestAppOptions {
   port: number;
   /** Fastify hooks and parsers registered before Nest mounts its routes. */
   configure?: (fastify: FastifyInstance) => void;
-  requestLogging?: boolean;
 }
 
 /** Boots one NestJS app on the Fastify adapter, logging through the runtime's pino logger. */
@@ -24,7 +23,6 @@ export async function startNestApp(runtime: Runtime, module: DynamicModule, opts
   const logger = runtime.logger.child({ app: opts.name });
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    ...(opts.requestLogging === false ? { logController: { disableRequestLogging: true } } : {}),
     // Request ids let a 500 be traced to its log line.
     requestIdHeader: 'x-request-id',
   });
