@@ -1,7 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '@taproot/persistence';
@@ -91,6 +91,25 @@ describe('npm start', () => {
       assert.doesNotMatch(second.output(), /bootstrapped the first organization/);
     } finally {
       assert.equal(await stop(second, 'SIGINT'), 0, second.output());
+    }
+  });
+
+  test('the README example works as printed', async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Try it'), readme.indexOf('## Configuration'));
+    const token = /BOOTSTRAP_API_KEY=(\S+) npm start/.exec(section)?.[1];
+    assert.ok(token, 'the README starts the system with a BOOTSTRAP_API_KEY');
+    const script = /```sh\n(curl[\s\S]*?)```/.exec(section)?.[1];
+    assert.ok(script, 'the README has a curl block');
+    const s = await start(newDir(), { BOOTSTRAP_API_KEY: token });
+    try {
+      // Only the port differs from what the README prints.
+      const output = execFileSync('sh', ['-c', script.replaceAll('127.0.0.1:3000', `127.0.0.1:${s.ports.api}`)], { encoding: 'utf8' });
+      const [created, listed] = output.split(/(?<=\})(?=\{)/).map((doc) => JSON.parse(doc));
+      assert.equal(created.data.attributes.name, 'Checkout');
+      assert.deepEqual(listed.data.map((d: { id: string }) => d.id), [created.data.id]);
+    } finally {
+      assert.equal(await stop(s, 'SIGTERM'), 0);
     }
   });
 
