@@ -222,3 +222,22 @@ describe('list queries over HTTP', () => {
     assert.equal(otherSort.status, 400);
   });
 });
+
+describe('concurrent writes', () => {
+  let api: TestApi;
+  let org: TestOrganization;
+  before(async () => {
+    api = await startTestApi();
+    org = await api.newOrganization();
+  });
+  after(() => api.close());
+
+  test('parallel creates with the same name all succeed with distinct slugs', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => api.request('POST', '/v1/services', { token: org.token, body: service({ name: 'Same Name' }) })),
+    );
+    assert.deepEqual(results.map((r) => r.status), Array(8).fill(201));
+    const slugs = new Set(results.map((r) => r.body.data.attributes.slug));
+    assert.equal(slugs.size, 8);
+  });
+});

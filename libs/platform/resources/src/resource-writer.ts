@@ -130,6 +130,8 @@ export class ResourceWriter {
   private async deriveSlugs(ctx: WriteContext, attributes: Row): Promise<Row> {
     for (const [name, def] of Object.entries(this.def.schema.attributes)) {
       if (!def.derivedFrom) continue;
+      // Concurrent creates in one organization would pick the same free slug: take turns.
+      await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.def.table}:${ctx.organizationId}`]);
       const source = attributes[def.derivedFrom];
       if (typeof source !== 'string') continue;
       attributes[name] = await this.uniqueSlug(ctx.manager, ctx.organizationId, def.column ?? name, slugify(source));

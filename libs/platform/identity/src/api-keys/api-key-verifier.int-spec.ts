@@ -1,0 +1,47 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openTestDataSource } from '@taproot/persistence';
+import type { DataSource } from 'typeorm';
+import { bootstrapIfEmpty, createOrganization } from '../bootstrap/bootstrap-organization';
+import { ApiKeyVerifier } from './api-key-verifier';
+
+describe('ApiKeyVerifier and bootstrap', () => {
+  let ds: DataSource;
+  before(async () => {
+    ds = await openTestDataSource();
+  });
+  after(() => ds.destroy());
+
+  test('bootstrap on an empty database creates one organization with exactly the given token, once', async () => {
+    const token = 'tk_bootstrap_int_0123456789';
+    const first = await bootstrapIfEmpty(ds, token);
+    assert.ok(first);
+    assert.equal(first.token, token);
+    assert.equal(first.generated, false);
+    assert.equal(await bootstrapIfEmpty(ds, 'tk_another_token_0123456789'), null);
+    const [{ stored }] = await ds.query('SELECT count(*)::int AS stored FROM api_keys WHERE token_hash = $1 OR token_prefix = $2 AND token_hash = $3', [token, token, token]);
+    assert.equal(stored, 0, 'the token itself is never stored');
+    const principal = await new ApiKeyVerifier(ds).verify(token);
+    assert.equal(principal?.organizationId, first.organizationId);
+    assert.equal(principal?.kind, 'global');
+  });
+
+  test('resolves a key to its organization, user and kind; unknown tokens resolve to null', async () => {
+    const org = await ds.transaction((m) => createOrganization(m, { name: 'Verifier org', ownerEmail: 'v@example.test' }));
+    const verifier = new ApiKeyVerifier(ds);
+    const principal = await verifier.verify(org.token);
+    assert.deepEqual(principal, { organizationId: org.organizationId, userId: org.userId, apiKeyId: org.apiKeyId, kind: 'global' });
+    assert.equal(await verifier.verify(`${org.token.slice(0, -1)}X`), null, 'same prefix, wrong secret');
+    assert.equal(await verifier.verify('short'), null);
+  });
+
+  test('an expired or revoked key resolves to null', async () => {
+    const verifier = new ApiKeyVerifier(ds);
+    const expired = await ds.transaction((m) => createOrganization(m, { name: 'Expired', ownerEmail: 'e@example.test' }));
+    await ds.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [expired.apiKeyId]);
+    assert.equal(await verifier.verify(expired.token), null);
+    const revoked = await ds.transaction((m) => createOrganization(m, { name: 'Revoked', ownerEmail: 'r@example.test' }));
+    await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [revoked.apiKeyId]);
+    assert.equal(await verifier.verify(revoked.token), null);
+  });
+});
