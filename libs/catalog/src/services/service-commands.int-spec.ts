@@ -1,17 +1,24 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { serviceDefinition } from '@taproot/catalog';
 import { createOrganization } from '@taproot/identity';
 import { InProcessEventBus, ProjectionRunner, UnitOfWork, type DomainEvent } from '@taproot/messaging';
 import { openTestDataSource } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
-import { CreateResourceHandler, DeleteResourceHandler, UpdateResourceHandler, CreateResourceCommand, DeleteResourceCommand, UpdateResourceCommand } from './resource-commands';
+import {
+  CreateResourceCommand,
+  CreateResourceHandler,
+  DeleteResourceCommand,
+  DeleteResourceHandler,
+  UpdateResourceCommand,
+  UpdateResourceHandler,
+} from '@taproot/resources';
+import { serviceDefinition } from './service.schema';
 
 const actor = { kind: 'api_key' as const, id: randomUUID() };
 const clock = { now: () => new Date('2026-11-23T10:00:00.000Z') };
 
-describe('generic resource commands', () => {
+describe('service commands (the generic resource path)', () => {
   let ds: DataSource;
   let uow: UnitOfWork;
   before(async () => {
