@@ -202,6 +202,13 @@ describe('list queries over HTTP', () => {
     assert.deepEqual(namesOf(last), ['Echo']);
   });
 
+  test('page[size] above the maximum of 100 is clamped, and the links carry the clamped size', async () => {
+    const res = await list('page[size]=500');
+    assert.equal(res.status, 200);
+    assert.match(decodeURIComponent(res.body.links.self), /page\[size\]=100/);
+    assert.equal((await list('page[size]=0')).status, 400);
+  });
+
   test('cursor pages walk the whole list; a tampered cursor answers 400', async () => {
     const seen: string[] = [];
     let res = await list('page[size]=2&page[after]=');
