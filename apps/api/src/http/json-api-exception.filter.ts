@@ -2,6 +2,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import { JsonApiError, JSON_API_MEDIA_TYPE, type ErrorObject } from '@taproot/json-api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@taproot/config';
+import { RateLimitExceededError } from '@taproot/identity';
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',
@@ -42,6 +43,11 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
+    if (exception instanceof RateLimitExceededError) {
+      for (const [name, value] of Object.entries(exception.headers)) void reply.header(name, value);
+      void reply.status(429).header('content-type', JSON_API_MEDIA_TYPE).send(RateLimitExceededError.BODY);
+      return;
+    }
     const { status, errors, headers } = this.toErrors(exception, request);
     for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
     void reply.status(status).header('content-type', JSON_API_MEDIA_TYPE).send({ errors });

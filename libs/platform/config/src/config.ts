@@ -24,6 +24,9 @@ export interface TaprootConfig {
   projectionWaitMs: number;
   /** How often the outbox relay polls when nothing wakes it. */
   relayPollMs: number;
+  /** Per API key per sliding minute (spec, Limits: 3000; see docs/decisions/0001). */
+  rateLimitReadsPerMinute: number;
+  rateLimitWritesPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -80,6 +83,8 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     cursorSecret: optional(env, 'CURSOR_SECRET') ?? 'taproot-cursor-v1',
     projectionWaitMs: int(env, 'PROJECTION_WAIT_MS', 5000, 0, 60000),
     relayPollMs: int(env, 'RELAY_POLL_MS', 250, 10, 60000),
+    rateLimitReadsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 3000, 1, 10_000_000),
+    rateLimitWritesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 3000, 1, 10_000_000),
   };
 }
 

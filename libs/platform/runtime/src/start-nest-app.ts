@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -23,10 +24,16 @@ export async function startNestApp(runtime: Runtime, module: DynamicModule, opts
   const logger = runtime.logger.child({ app: opts.name });
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    // Request ids let a 500 be traced to its log line.
+    // Request ids let a 500 be traced to its log line; a client's X-Request-Id is kept.
     requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
   });
-  opts.configure?.(adapter.getInstance() as unknown as FastifyInstance);
+  const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    void reply.header('x-request-id', request.id);
+    return payload;
+  });
+  opts.configure?.(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(logger),
     bodyParser: false,

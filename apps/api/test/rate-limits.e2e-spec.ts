@@ -1,0 +1,55 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createScratchDatabase } from '@taproot/persistence';
+import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+
+describe('rate limits and request ids over HTTP', () => {
+  let a: TestApi;
+  let b: TestApi;
+  let org: TestOrganization;
+  before(async () => {
+    // Two api instances on one database, as two replicas would be.
+    const databaseUrl = await createScratchDatabase();
+    const env = { RATE_LIMIT_READS_PER_MINUTE: '6', RATE_LIMIT_WRITES_PER_MINUTE: '2' };
+    a = await startTestApi({ databaseUrl, env });
+    b = await startTestApi({ databaseUrl, env });
+    org = await a.newOrganization();
+  });
+  after(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  test('success and error responses carry the X-RateLimit-* headers', async () => {
+    const ok = await a.request('GET', '/v1/services', { token: org.token });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('x-ratelimit-limit'), '6, 6;window=60');
+    assert.equal(ok.headers.get('x-ratelimit-used'), '1');
+    assert.equal(ok.headers.get('x-ratelimit-remaining'), '5');
+    assert.match(ok.headers.get('x-ratelimit-reset') ?? '', /^\d{10}$/);
+    const missing = await a.request('GET', '/v1/services/00000000-0000-4000-8000-000000000000', { token: org.token });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('x-ratelimit-used'), '2');
+  });
+
+  test('writes are counted apart from reads, across both instances, and the excess answers 429', async () => {
+    const body = { data: { type: 'severities', attributes: { name: 'limited' } } };
+    assert.equal((await a.request('POST', '/v1/severities', { token: org.token, body })).status, 201);
+    assert.equal((await b.request('POST', '/v1/severities', { token: org.token, body: { data: { type: 'severities', attributes: { name: 'limited 2' } } } })).status, 201);
+    const over = await a.request('POST', '/v1/severities', { token: org.token, body: { data: { type: 'severities', attributes: { name: 'limited 3' } } } });
+    assert.equal(over.status, 429);
+    assert.deepEqual(over.body, { error: 'Rate limit exceeded. Try again later.' });
+    assert.match(over.headers.get('retry-after') ?? '', /^\d+$/);
+    assert.equal(over.headers.get('x-ratelimit-remaining'), '0');
+    const list = await b.request('GET', '/v1/severities?filter[name]=limited 3', { token: org.token });
+    assert.equal(list.status, 200, 'reads have their own budget');
+    assert.equal(list.body.data.length, 0, 'the refused write changed nothing');
+  });
+
+  test('X-Request-Id is echoed, or generated when absent', async () => {
+    const given = await a.request('GET', '/healthz', { headers: { 'x-request-id': 'trace-123' } });
+    assert.equal(given.headers.get('x-request-id'), 'trace-123');
+    const generated = await a.request('GET', '/healthz');
+    assert.match(generated.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,41 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
+import type { Principal } from '../principal/principal';
+import { rateLimitHeaders, RateLimiter, RateLimitExceededError } from './rate-limiter';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+interface LimitedRequest {
+  method: string;
+  principal?: Principal;
+}
+interface HeaderReply {
+  header(name: string, value: string): unknown;
+}
+
+/**
+ * Reads and writes are limited separately per API key (spec, Limits), after authentication
+ * so the key is known. Every limited response carries the X-RateLimit-* headers.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly limiter: RateLimiter,
+    @Inject(TAPROOT_CONFIG) private readonly config: TaprootConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<LimitedRequest>();
+    const principal = request.principal;
+    if (!principal) return true;
+    const kind = READS.has(request.method.toUpperCase()) ? 'read' : 'write';
+    const limit = kind === 'read' ? this.config.rateLimitReadsPerMinute : this.config.rateLimitWritesPerMinute;
+    const subject = principal.apiKeyId ? `key:${principal.apiKeyId}` : `user:${principal.organizationId}:${principal.userId}`;
+    const decision = await this.limiter.hit(`${subject}:${kind}`, limit);
+    if (!decision.allowed) throw new RateLimitExceededError(decision);
+    const reply = http.getResponse<HeaderReply>();
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) reply.header(name, value);
+    return true;
+  }
+}

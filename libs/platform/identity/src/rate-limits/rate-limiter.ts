@@ -1,0 +1,92 @@
+import type { Clock } from '@taproot/config';
+import type { DataSource } from 'typeorm';
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  used: number;
+  remaining: number;
+  /** When the current window ends, in UTC epoch seconds. */
+  resetAt: number;
+  retryAfterSeconds: number;
+  windowSeconds: number;
+}
+
+/**
+ * Sliding-window limits shared by every replica: the counters live in PostgreSQL, which every
+ * deployment already has (docs/decisions/0001-rate-limit-store.md). One round trip per request:
+ * the current fixed window is incremented and the previous one read; the sliding count is the
+ * previous window weighted by how much of it still overlaps the last 60 s, plus the current one.
+ */
+export class RateLimiter {
+  private lastCleanup = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    readonly windowSeconds = 60,
+  ) {}
+
+  async hit(bucket: string, limit: number): Promise<RateLimitDecision> {
+    const nowMs = this.clock.now().getTime();
+    const windowMs = this.windowSeconds * 1000;
+    const windowStart = Math.floor(nowMs / windowMs);
+    const [row] = await this.dataSource.query(
+      `WITH cur AS (
+         INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ($1, $2, 1)
+         ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+         RETURNING count)
+       SELECT (SELECT count FROM cur) AS current,
+              COALESCE((SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = $3), 0) AS previous`,
+      [bucket, windowStart, windowStart - 1],
+    );
+    const elapsed = (nowMs - windowStart * windowMs) / windowMs;
+    const used = Math.floor(Number(row.previous) * (1 - elapsed)) + Number(row.current);
+    const resetAt = ((windowStart + 1) * windowMs) / 1000;
+    void this.cleanup(nowMs, windowStart);
+    return {
+      allowed: used <= limit,
+      limit,
+      used: Math.min(used, limit),
+      remaining: Math.max(0, limit - used),
+      resetAt,
+      retryAfterSeconds: Math.max(1, Math.ceil(resetAt - nowMs / 1000)),
+      windowSeconds: this.windowSeconds,
+    };
+  }
+
+  /** Windows older than the previous one no longer count; drop them now and then. */
+  private async cleanup(nowMs: number, windowStart: number): Promise<void> {
+    if (nowMs - this.lastCleanup < 60_000) return;
+    this.lastCleanup = nowMs;
+    await this.dataSource.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [windowStart - 1]).catch(() => undefined);
+  }
+}
+
+/** The spec's header set (Limits): `X-RateLimit-Limit: <count>, <count>;window=<seconds>`. */
+export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': `${d.limit}, ${d.limit};window=${d.windowSeconds}`,
+    'X-RateLimit-Remaining': String(d.remaining),
+    'X-RateLimit-Used': String(d.used),
+    'X-RateLimit-Reset': String(Math.ceil(d.resetAt)),
+  };
+}
+
+/**
+ * Over a limit: 429 with exactly the body the spec gives (an object with a single `error` key,
+ * not an errors list) and `Retry-After`.
+ */
+export class RateLimitExceededError extends Error {
+  static readonly BODY = { error: 'Rate limit exceeded. Try again later.' } as const;
+  readonly status = 429;
+
+  constructor(readonly decision: RateLimitDecision) {
+    super(RateLimitExceededError.BODY.error);
+    this.name = 'RateLimitExceededError';
+  }
+
+  get headers(): Record<string, string> {
+    return { ...rateLimitHeaders(this.decision), 'Retry-After': String(this.decision.retryAfterSeconds) };
+  }
+}
