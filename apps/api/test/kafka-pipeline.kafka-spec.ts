@@ -482,7 +482,7 @@ describe('the broker stops while commands keep coming; after its restart every e
     await eventually('the pre-outage services in the read model', readModelMatches, 45_000);
     phase('5 services created and projected');
 
-    // The outage: 30 commands, paced. The broker is told to stop after the 5th (a relay publish
+    // The outage: 30 commands, paced. The broker is told to stop after the first 5 (a relay publish
     // may be in flight while it shuts down); from the 16th on it is certainly down.
     const commands: (() => Promise<void>)[] = [
       ...Array.from({ length: 12 }, (_, i) => () => create(`during-${i + 1}`, { description: `created while down ${i + 1}` })),
@@ -505,7 +505,7 @@ describe('the broker stops while commands keep coming; after its restart every e
       if (i === 15) {
         await stopping;
         broker = null;
-        phase('broker stopped (15 commands issued meanwhile)');
+        phase('broker stopped (10 commands issued while it shut down)');
       }
       await command(); // each asserts 201/200: the database alone answers
       await sleep(i < 15 ? 40 : 10);

@@ -64,7 +64,7 @@ describe('RateLimiter (sliding window on PostgreSQL)', () => {
 
   test('two limiters on one database share the count (several api replicas)', async () => {
     const clock = manualClock('2026-11-23T10:00:05.000Z');
-    const other = await openTestDataSource(ds.options.url as string);
+    const other = await openTestDataSource((ds.options as { url: string }).url);
     try {
       const a = new RateLimiter(ds, clock);
       const b = new RateLimiter(other, clock);
