@@ -241,6 +241,14 @@ export class OpenApiValidator {
     return isObject(entry) ? entry.schema : undefined;
   }
 
+  /** The schema of an operation's request body under `media`, as written; `undefined` if none. */
+  requestSchema(path: string, method: string, media = JSON_API_MEDIA_TYPE): unknown {
+    const op = this.document.paths[path]?.[method.toLowerCase()];
+    const body = isObject(op) && isObject(op.requestBody) ? op.requestBody : undefined;
+    const entry = isObject(body?.content) ? body.content[media] : undefined;
+    return isObject(entry) ? entry.schema : undefined;
+  }
+
   private resolveResponse(response: unknown): unknown {
     if (isObject(response) && typeof response.$ref === 'string') {
       const m = /^#\/components\/responses\/(.+)$/.exec(response.$ref);

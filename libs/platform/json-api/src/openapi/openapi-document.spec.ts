@@ -172,9 +172,9 @@ describe('attributesSchema', () => {
   test('maps types in the OpenAPI 3.0 dialect', () => {
     const p = get(attributesSchema(widgets(), 'create'), 'properties') as Obj;
     assert.deepEqual(p.name, { type: 'string', minLength: 1, maxLength: 255, description: 'The name' });
-    assert.deepEqual(p.position, { type: 'integer', minimum: 0, nullable: true });
+    assert.deepEqual(p.position, { type: 'integer', minimum: 0, maximum: 2147483647, nullable: true });
     assert.deepEqual(p.owner_id, { type: 'string', format: 'uuid', nullable: true });
-    assert.deepEqual(p.uptime_days, { type: 'integer', enum: [30, 60, 90, null], nullable: true, default: 60 });
+    assert.deepEqual(p.uptime_days, { type: 'integer', minimum: -2147483648, maximum: 2147483647, enum: [30, 60, 90, null], nullable: true, default: 60 });
     assert.deepEqual(p.settings, { type: 'object', nullable: true });
     assert.deepEqual(p.slack_channels, {
       type: 'array',
@@ -183,7 +183,6 @@ describe('attributesSchema', () => {
         type: 'object',
         properties: { id: { type: 'string' }, name: { type: 'string' } },
         required: ['id', 'name'],
-        additionalProperties: false,
       },
     });
   });

@@ -299,6 +299,8 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
   const body = (schemaName: string) => ({ required: true, content: content(ref(schemaName)) });
   const notFound = response('resource not found', 'errors_list');
   const invalid = response('invalid request', 'errors_list');
+  // Bodies not sent as application/vnd.api+json are refused (spec, Versioning: Jan 5 2026).
+  const unsupported = response('request body is not application/vnd.api+json', 'errors_list');
   const paths: Record<string, Record<string, unknown>> = {};
 
   const collection: Record<string, unknown> = {};
@@ -311,7 +313,7 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
   if (ops.has('create')) {
     collection.post = op(
       { summary: `Creates ${aOne}`, description: `Creates a new ${one} from provided data`, operationId: `create${pascal(s)}`, requestBody: body(`new_${s}`) },
-      { '201': response(`${one} created`, `${s}_response`), '422': invalid },
+      { '201': response(`${one} created`, `${s}_response`), '415': unsupported, '422': invalid },
     );
   }
   const pathParams = templateParameters(schema.path);
@@ -327,7 +329,7 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
   if (ops.has('update')) {
     item.put = op(
       { summary: `Update ${aOne}`, description: `Update a specific ${one} by id`, operationId: `update${pascal(s)}`, requestBody: body(`update_${s}`) },
-      { '200': response(`${one} updated`, `${s}_response`), '404': notFound, '422': invalid },
+      { '200': response(`${one} updated`, `${s}_response`), '404': notFound, '415': unsupported, '422': invalid },
     );
   }
   if (ops.has('delete')) {

@@ -23,7 +23,11 @@ export function isInputAttribute(name: string, def: AttributeDef, mode: InputMod
   return writable === true || (writable === 'create' && mode === 'create');
 }
 
+// Integers are stored in PostgreSQL `integer` columns: a larger value is a 422, never a 500.
+const INT4 = { minimum: -2147483648, maximum: 2147483647 };
+
 function scalarSchema(type: ItemDef['type'] | AttributeDef['type']): JsonSchema {
+  if (type === 'integer') return { type, ...INT4 };
   return type === 'date-time' ? { type: 'string', format: 'date-time' } : { type };
 }
 
@@ -38,9 +42,8 @@ function objectSchema(properties: Record<string, AttributeDef>, mode: Attributes
     type: 'object',
     properties: props,
     ...(required.length ? { required } : {}),
-    // Inputs are closed; outputs stay open so stored documents written by older versions still
-    // validate (the reference's output schemas leave them open too).
-    ...(mode === 'output' ? {} : { additionalProperties: false }),
+    // Nested objects stay open, as the reference leaves them: clients built on it may send
+    // extra members (kept as sent). Only the top-level attributes are closed.
   };
 }
 

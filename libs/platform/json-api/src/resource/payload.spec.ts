@@ -222,11 +222,16 @@ describe('parseResourcePayload', () => {
       ]);
     });
 
-    test('names nested paths of arrays of objects', () => {
+    test('names nested paths of arrays of objects, whose extra members are kept as the reference allows', () => {
       assert.deepEqual(details({ name: 'x', slack_channels: [{ id: 'C1', name: 'ops' }, { name: 'dev', topic: 't' }] }), [
         { detail: 'slack_channels[1].id is required', pointer: '/data/attributes/slack_channels/1/id', code: 'REQUIRED_ATTRIBUTE' },
-        { detail: 'slack_channels[1].topic is not allowed', pointer: '/data/attributes/slack_channels/1/topic', code: 'INVALID_ATTRIBUTE' },
       ]);
+      const { attributes } = parseResourcePayload(widgets(), doc({ name: 'x', slack_channels: [{ id: 'C1', name: 'ops', topic: 't' }] }), 'create');
+      assert.deepEqual(attributes.slack_channels, [{ id: 'C1', name: 'ops', topic: 't' }]);
+    });
+
+    test('integers beyond a PostgreSQL integer answer 422 naming the attribute', () => {
+      assert.deepEqual(details({ name: 'x', position: 2147483648 }).map((d) => d.pointer), ['/data/attributes/position']);
     });
 
     test('validates objects with properties and leaves free-form objects open', () => {

@@ -1,0 +1,421 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
+import {
+  REFERENCE_OPENAPI_PATH,
+  referenceValidator,
+  sampleFromSchema,
+  validateAgainstReference,
+  type JsonSchema,
+  type SampleOptions,
+} from '../test/support/openapi-ajv';
+
+/**
+ * Taproot's real responses against the REFERENCE document (`<repo>/../shared/reference/
+ * openapi-v1.json`, read in place), and the reference's request documents against Taproot:
+ * a document generated from `new_<singular>` / `update_<singular>` must be accepted, so Taproot
+ * is never stricter than the reference on valid input. Request documents are generated from the
+ * reference schemas, so an attribute added there shows up here.
+ *
+ * `describeReferenceConformance` takes one resource; later resources add a line at the bottom.
+ */
+
+interface ReferenceResource {
+  /** JSON:API type, e.g. `services`. */
+  type: string;
+  /** Collection path, e.g. `/v1/services`. */
+  path: string;
+  /** Reference schema stem: `new_<singular>`, `update_<singular>`, `<singular>`, `<singular>_response`, `<singular>_list`. */
+  singular: string;
+  /** Values the generator cannot know (realistic colours, emails); `undefined` to let it choose. */
+  pick?: (attribute: string, schema: JsonSchema, variant: 'create' | 'update') => unknown;
+  /** Whether Taproot lists this collection by cursor as well (`page[after]`). */
+  cursor?: boolean;
+  /**
+   * Attributes the server fills when a write sends null (Taproot assigns the next `position` on
+   * create and keeps the stored one on update, so lists and keyset pages never see null).
+   */
+  assignedWhenNull?: string[];
+  /**
+   * Reference-valid edge values (see `edgeProbes`) Taproot refuses on purpose, by probe label,
+   * with the reason. Anything refused that is not listed here fails the suite.
+   */
+  knownStricter?: Record<string, string>;
+  /** Edge values Taproot may either store or refuse with a 422 (both are acceptable fixes). */
+  mayRefuse?: Record<string, string>;
+}
+
+type Attributes = Record<string, unknown>;
+
+const ATTRIBUTE = /^\/data\/attributes\/([^/]+)$/;
+
+/** A reference-valid request document for `schemaName`, with a unique name. */
+function referenceDocument(r: ReferenceResource, schemaName: string, variant: 'create' | 'update', options: SampleOptions = {}): { data: { type: string; id?: string; attributes: Attributes } } {
+  const ref = referenceValidator();
+  const unique = randomUUID().slice(0, 8);
+  const doc = sampleFromSchema(ref, ref.schema(schemaName), {
+    ...options,
+    pick: (pointer, schema) => {
+      const m = ATTRIBUTE.exec(pointer);
+      if (!m) return undefined;
+      if (m[1] === 'name') return `${r.singular} ${variant} ${unique}`;
+      if (options.nulls && schema.nullable === true) return undefined;
+      const picked = r.pick?.(m[1], schema, variant);
+      if (picked !== undefined) return picked;
+      // Update values differ from the create ones, so an update that did nothing is seen.
+      if (variant === 'update' && schema.type === 'boolean') return false;
+      if (variant === 'update' && schema.type === 'string' && !schema.enum && !schema.format) return `updated ${m[1]}`;
+      return undefined;
+    },
+  }) as { data: { type: string; attributes: Attributes } };
+  ref.assertValid(schemaName, doc, 'the generated request document');
+  return doc;
+}
+
+/** Attributes the reference's output schema (`<singular>`) declares. */
+const outputAttributes = (r: ReferenceResource) => Object.keys(referenceValidator().resolve(referenceValidator().schema(r.singular)).properties as object);
+
+/** Request attributes of a reference request schema (`new_service`, ...) with their schemas. */
+function requestAttributes(schemaName: string): Record<string, JsonSchema> {
+  const ref = referenceValidator();
+  const data = ref.resolve((ref.schema(schemaName).properties as Record<string, JsonSchema>).data);
+  return ref.resolve((data.properties as Record<string, JsonSchema>).attributes).properties as Record<string, JsonSchema>;
+}
+
+interface EdgeProbe {
+  label: string;
+  attribute: string;
+  value: unknown;
+}
+
+const INT4_OVERFLOW = 2 ** 31;
+
+/**
+ * Values the reference's request schema accepts at the edges of its (few) constraints, for each
+ * top-level attribute: empty and very long strings, negative and very large integers (the
+ * reference's `integer` has no bounds), empty arrays, and members the reference does not name
+ * inside its open (no `additionalProperties: false`) nested objects.
+ */
+function edgeProbes(schemaName: string): EdgeProbe[] {
+  const probes: EdgeProbe[] = [];
+  const add = (attribute: string, value: unknown, shown: string) => probes.push({ label: `${attribute}=${shown}`, attribute, value });
+  for (const [attribute, raw] of Object.entries(requestAttributes(schemaName))) {
+    const schema = referenceValidator().resolve(raw);
+    if (Array.isArray(schema.enum)) continue;
+    if (schema.type === 'string' && !schema.format) {
+      add(attribute, '', '""');
+      add(attribute, 'x'.repeat(10_000), '<10000 chars>');
+    } else if (schema.type === 'integer') {
+      add(attribute, -1, '-1');
+      add(attribute, INT4_OVERFLOW, String(INT4_OVERFLOW));
+      add(attribute, Number.MAX_SAFE_INTEGER, String(Number.MAX_SAFE_INTEGER));
+    } else if (schema.type === 'object' && schema.additionalProperties !== false) {
+      // An open object: members the reference does not name are valid.
+      add(attribute, { ...(sampleFromSchema(referenceValidator(), schema) as object), extra_member: 'x' }, '{...,extra_member}');
+    } else if (schema.type === 'array') {
+      add(attribute, [], '[]');
+      const items = referenceValidator().resolve(schema.items ?? {});
+      if (items.type === 'integer') {
+        add(attribute, [-1], '[-1]');
+        add(attribute, [INT4_OVERFLOW], `[${INT4_OVERFLOW}]`);
+      } else if (items.type === 'object' && items.additionalProperties !== false) {
+        add(attribute, [{ ...(sampleFromSchema(referenceValidator(), items) as object), extra_member: 'x' }], '[{...,extra_member}]');
+      }
+    }
+  }
+  return probes;
+}
+
+function assertStatus(res: TestResponse, expected: number, what: string): void {
+  assert.equal(res.status, expected, `${what}: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** JSON with object keys sorted: stored JSON objects need not keep the sent key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+/** Every attribute sent that the reference's output declares comes back as sent. */
+function assertEchoed(r: ReferenceResource, sent: Attributes, got: Attributes, what: string): void {
+  const declared = new Set(outputAttributes(r));
+  const differ = Object.keys(sent)
+    .filter((name) => declared.has(name))
+    .filter((name) => !(sent[name] === null && r.assignedWhenNull?.includes(name) && got[name] !== null))
+    .filter((name) => canonical(got[name]) !== canonical(sent[name]))
+    .map((name) => `${name}: sent ${JSON.stringify(sent[name])}, got ${JSON.stringify(got[name])}`);
+  assert.deepEqual(differ, [], `${what}: attributes not stored as sent`);
+}
+
+function describeReferenceConformance(r: ReferenceResource): void {
+  describe(`${r.type} conform to the reference`, () => {
+    let api: TestApi;
+    let org: TestOrganization;
+    before(async () => {
+      api = await startTestApi();
+      org = await api.newOrganization();
+    });
+    after(() => api?.close());
+
+    const s = r.singular;
+    const item = (id: string) => `${r.path}/${encodeURIComponent(id)}`;
+    const NO_TOKEN = '';
+    const send = (method: string, path: string, body?: unknown, token: string = org.token) => api.request(method, path, { token: token || undefined, body });
+
+    const create = async (options: SampleOptions = {}) => {
+      const doc = referenceDocument(r, `new_${s}`, 'create', options);
+      const res = await send('POST', r.path, doc);
+      assertStatus(res, 201, `POST ${r.path} with a reference-valid new_${s} ${JSON.stringify(doc)}`);
+      validateAgainstReference(`${s}_response`, res.body, `POST ${r.path} 201`);
+      return { doc, res };
+    };
+
+    test(`a new_${s} document with every reference attribute filled is accepted (201) and answers ${s}_response`, async () => {
+      const { doc, res } = await create();
+      assert.deepEqual(Object.keys(doc.data.attributes).sort(), Object.keys(requestAttributes(`new_${s}`)).sort());
+      assert.equal(res.body.data.type, r.type);
+      assertEchoed(r, doc.data.attributes, res.body.data.attributes, `POST ${r.path}`);
+      const got = await send('GET', item(res.body.data.id));
+      assertStatus(got, 200, 'GET by id');
+      validateAgainstReference(`${s}_response`, got.body, `GET ${r.path}/{id} 200`);
+      assertEchoed(r, doc.data.attributes, got.body.data.attributes, `GET ${r.path}/{id}`);
+      const bySlug = await send('GET', item(got.body.data.attributes.slug));
+      assertStatus(bySlug, 200, 'GET by slug');
+      validateAgainstReference(`${s}_response`, bySlug.body, `GET ${r.path}/{slug} 200`);
+    });
+
+    test(`a new_${s} document with every nullable attribute null is accepted (201)`, async () => {
+      const { doc, res } = await create({ nulls: true });
+      assertEchoed(r, doc.data.attributes, res.body.data.attributes, `POST ${r.path}`);
+    });
+
+    test(`a new_${s} document with only the required attributes is accepted (201)`, async () => {
+      const { doc } = await create({ requiredOnly: true });
+      assert.deepEqual(Object.keys(doc.data.attributes), ['name']);
+    });
+
+    test('every enum value the reference lists for an attribute is accepted', async () => {
+      const enums = Object.entries(requestAttributes(`new_${s}`)).filter(([, schema]) => Array.isArray(schema.enum));
+      for (const [name, schema] of enums) {
+        const values = [...(schema.enum as unknown[]), ...(schema.nullable === true ? [null] : [])];
+        for (const value of values) {
+          const doc = referenceDocument(r, `new_${s}`, 'create', { requiredOnly: true });
+          doc.data.attributes[name] = value;
+          const res = await send('POST', r.path, doc);
+          assertStatus(res, 201, `POST ${r.path} with ${name}=${JSON.stringify(value)}`);
+          validateAgainstReference(`${s}_response`, res.body, `POST ${r.path} 201`);
+          if (name in res.body.data.attributes) assert.deepEqual(res.body.data.attributes[name], value, name);
+        }
+      }
+    });
+
+    test(`an update_${s} document with every reference attribute (and data.id) is accepted (200) and answers ${s}_response`, async () => {
+      const { res: created } = await create();
+      const id = created.body.data.id;
+      const doc = referenceDocument(r, `update_${s}`, 'update', { enumIndex: 1 });
+      doc.data.id = id;
+      const res = await send('PUT', item(id), doc);
+      assertStatus(res, 200, `PUT ${r.path}/{id} with a reference-valid update_${s}`);
+      validateAgainstReference(`${s}_response`, res.body, `PUT ${r.path}/{id} 200`);
+      assertEchoed(r, doc.data.attributes, res.body.data.attributes, `PUT ${r.path}/{id}`);
+      const got = await send('GET', item(id));
+      assertEchoed(r, doc.data.attributes, got.body.data.attributes, `GET ${r.path}/{id} after PUT`);
+    });
+
+    test(`an update_${s} document with every nullable attribute null, or with no attribute, is accepted (200)`, async () => {
+      const { res: created } = await create();
+      const id = created.body.data.id;
+      const nulls = referenceDocument(r, `update_${s}`, 'update', { nulls: true });
+      const res = await send('PUT', item(id), nulls);
+      assertStatus(res, 200, `PUT ${r.path}/{id} with nulls`);
+      validateAgainstReference(`${s}_response`, res.body, `PUT ${r.path}/{id} 200`);
+      assertEchoed(r, nulls.data.attributes, res.body.data.attributes, `PUT ${r.path}/{id}`);
+      const empty = { data: { type: r.type, attributes: {} } };
+      referenceValidator().assertValid(`update_${s}`, empty);
+      const unchanged = await send('PUT', item(id), empty);
+      assertStatus(unchanged, 200, `PUT ${r.path}/{id} with no attribute`);
+      validateAgainstReference(`${s}_response`, unchanged.body, `PUT ${r.path}/{id} 200`);
+    });
+
+    describe('reference-valid values at the edges of its constraints', () => {
+      const outcomes = new Map<string, TestResponse>();
+      before(async () => {
+        for (const probe of edgeProbes(`new_${s}`)) {
+          const doc = referenceDocument(r, `new_${s}`, 'create', { requiredOnly: true });
+          doc.data.attributes[probe.attribute] = probe.value;
+          referenceValidator().assertValid(`new_${s}`, doc, probe.label);
+          outcomes.set(probe.label, await send('POST', r.path, doc));
+        }
+      });
+
+      test('never make the server fail (no 5xx)', () => {
+        const failed = [...outcomes].filter(([, res]) => res.status >= 500).map(([label, res]) => `POST ${r.path} ${label}: ${res.status} ${JSON.stringify(res.body)}`);
+        assert.deepEqual(failed, [], `reference-valid input answered 5xx; it must be stored (201) or refused with a 422 naming the attribute:\n  ${failed.join('\n  ')}`);
+      });
+
+      test('are accepted (201), except the documented deviations, which answer a 422 errors_list', () => {
+        const known = r.knownStricter ?? {};
+        const problems: string[] = [];
+        for (const [label, res] of outcomes) {
+          if (res.status === 201) {
+            validateAgainstReference(`${s}_response`, res.body, `POST ${r.path} ${label}`);
+            if (Object.hasOwn(known, label)) problems.push(`${label}: documented as refused (${known[label]}) but accepted; drop it from knownStricter`);
+          } else if (res.status < 500) {
+            const documented = Object.hasOwn(known, label) || Object.hasOwn(r.mayRefuse ?? {}, label);
+            if (!documented) problems.push(`${label}: refused with ${res.status} ${JSON.stringify(res.body)}; Taproot is stricter than the reference here`);
+            else if (res.status !== 422) problems.push(`${label}: refused with ${res.status}, expected 422`);
+            else validateAgainstReference('errors_list', res.body, `POST ${r.path} ${label}`);
+          }
+        }
+        assert.deepEqual(problems, []);
+      });
+    });
+
+    test(`lists with several records, pagination links and meta answer ${s}_list`, async () => {
+      const own = await api.newOrganization();
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const doc = referenceDocument(r, `new_${s}`, 'create');
+        const res = await send('POST', r.path, doc, own.token);
+        assertStatus(res, 201, `POST ${r.path}`);
+        ids.push(res.body.data.id);
+      }
+      const list = (query: string) => send('GET', `${r.path}${query}`, undefined, own.token);
+
+      const all = await list('');
+      assertStatus(all, 200, `GET ${r.path}`);
+      validateAgainstReference(`${s}_list`, all.body, `GET ${r.path} 200`);
+      assert.deepEqual(all.body.data.map((d: { id: string }) => d.id), ids, 'default order: ascending position (spec, Jun 15, 2026)');
+      assert.equal(all.body.meta.total_count, 5);
+
+      const page = await list('?page[number]=2&page[size]=2');
+      assertStatus(page, 200, `GET ${r.path} page 2`);
+      validateAgainstReference(`${s}_list`, page.body, `GET ${r.path}?page[number]=2 200`);
+      assert.deepEqual(page.body.data.map((d: { id: string }) => d.id), ids.slice(2, 4));
+      assert.deepEqual(
+        { current_page: page.body.meta.current_page, next_page: page.body.meta.next_page, prev_page: page.body.meta.prev_page, total_count: page.body.meta.total_count, total_pages: page.body.meta.total_pages },
+        { current_page: 2, next_page: 3, prev_page: 1, total_count: 5, total_pages: 3 },
+      );
+      for (const key of ['self', 'first', 'prev', 'next', 'last']) assert.equal(typeof page.body.links[key], 'string', `links.${key} of a middle page`);
+
+      const last = await api.request('GET', page.body.links.last, { token: own.token });
+      assertStatus(last, 200, `GET links.last`);
+      validateAgainstReference(`${s}_list`, last.body, `GET ${r.path} last page 200`);
+      assert.deepEqual(last.body.data.map((d: { id: string }) => d.id), ids.slice(4));
+      assert.equal(last.body.meta.next_page, null);
+
+      const beyond = await list('?page[number]=9&page[size]=2');
+      assertStatus(beyond, 200, `GET ${r.path} past the last page`);
+      validateAgainstReference(`${s}_list`, beyond.body, `GET ${r.path} past the last page 200`);
+      assert.deepEqual(beyond.body.data, []);
+
+      const none = await list(`?filter[name]=${encodeURIComponent('no such name')}`);
+      validateAgainstReference(`${s}_list`, none.body, `GET ${r.path} empty 200`);
+
+      if (r.cursor) {
+        const first = await list('?page[size]=2');
+        const after = await list(`?page[size]=2&page[after]=${encodeURIComponent(first.body.meta.next_cursor)}`);
+        assertStatus(after, 200, `GET ${r.path}?page[after]=`);
+        validateAgainstReference(`${s}_list`, after.body, `GET ${r.path} cursor page 200`);
+        assert.deepEqual(after.body.data.map((d: { id: string }) => d.id), ids.slice(2, 4));
+      }
+    });
+
+    test(`DELETE answers ${s}_response with the deleted record, and the record is gone`, async () => {
+      const { doc, res: created } = await create();
+      const id = created.body.data.id;
+      const res = await send('DELETE', item(id));
+      assertStatus(res, 200, `DELETE ${r.path}/{id}`);
+      validateAgainstReference(`${s}_response`, res.body, `DELETE ${r.path}/{id} 200`);
+      assert.equal(res.body.data.id, id);
+      assertEchoed(r, doc.data.attributes, res.body.data.attributes, `DELETE ${r.path}/{id}`);
+      const gone = await send('GET', item(id));
+      assertStatus(gone, 404, 'GET after DELETE');
+      validateAgainstReference('errors_list', gone.body, `GET ${r.path}/{id} 404`);
+    });
+
+    test('error responses answer errors_list: 401, 404 and 422', async () => {
+      const { res: created } = await create();
+      const id = created.body.data.id;
+      const cases: [string, Promise<TestResponse>, number][] = [
+        ['GET list without a token', send('GET', r.path, undefined, NO_TOKEN), 401],
+        ['POST with an unknown token', send('POST', r.path, referenceDocument(r, `new_${s}`, 'create'), 'tpr_unknown-token-for-conformance'), 401],
+        ['GET an unknown id', send('GET', item(randomUUID())), 404],
+        ['PUT an unknown id', send('PUT', item(randomUUID()), referenceDocument(r, `update_${s}`, 'update')), 404],
+        ['DELETE an unknown id', send('DELETE', item(randomUUID())), 404],
+        ['POST without the required name', send('POST', r.path, { data: { type: r.type, attributes: {} } }), 422],
+        ['POST an attribute the reference does not know', send('POST', r.path, { data: { type: r.type, attributes: { name: `x ${randomUUID()}`, no_such_attribute: true } } }), 422],
+        ['PUT a wrongly typed attribute', send('PUT', item(id), { data: { type: r.type, attributes: { name: 42 } } }), 422],
+      ];
+      for (const [what, pending, status] of cases) {
+        const res = await pending;
+        assertStatus(res, status, what);
+        validateAgainstReference('errors_list', res.body, `${what} ${status}`);
+        assert.ok(res.body.errors.length > 0, `${what}: empty errors`);
+        assert.ok(res.body.errors.every((e: { status: string }) => e.status === String(status)), `${what}: errors[].status`);
+      }
+    });
+  });
+}
+
+/**
+ * Where Taproot's declarations (libs/catalog) are deliberately stricter than the reference, whose
+ * `name` and `position` carry no bounds at all.
+ */
+const CATALOG_KNOWN_STRICTER: Record<string, string> = {
+  'name=""': 'minLength 1: a name is required and must not be empty',
+  'name=<10000 chars>': 'maxLength 255',
+  'position=-1': 'minimum 0',
+};
+
+/**
+ * `position` and `owner_user_ids` are Postgres `integer` columns: a value beyond 2^31-1 must be
+ * refused with a 422 (a `maximum` in the declaration) or stored (a `bigint` column); today it
+ * answers 500 (see 'never make the server fail').
+ */
+const INT4_BOUNDED: Record<string, string> = {
+  [`position=${INT4_OVERFLOW}`]: 'integer column',
+  [`position=${Number.MAX_SAFE_INTEGER}`]: 'integer column',
+  [`owner_user_ids=[${INT4_OVERFLOW}]`]: 'integer[] column',
+};
+
+test('the reference OpenAPI document is present beside the repository', () => {
+  assert.ok(existsSync(REFERENCE_OPENAPI_PATH), `missing ${REFERENCE_OPENAPI_PATH}: the conformance suite needs ../shared/reference/openapi-v1.json beside the repository`);
+  const ref = referenceValidator();
+  for (const name of ['severity_response', 'severity_list', 'service_response', 'service_list', 'errors_list', 'new_service', 'update_service', 'new_severity', 'update_severity']) {
+    assert.ok(ref.hasSchema(name), `the reference has no schema ${name}`);
+  }
+});
+
+describeReferenceConformance({
+  type: 'severities',
+  path: '/v1/severities',
+  singular: 'severity',
+  assignedWhenNull: ['position'],
+  knownStricter: CATALOG_KNOWN_STRICTER,
+  mayRefuse: INT4_BOUNDED,
+  pick: (name, _schema, variant) => {
+    if (name === 'color') return variant === 'create' ? '#d92d20' : '#f79009';
+    if (name === 'notify_emails') return [variant === 'create' ? 'sev@example.com' : 'sev-updated@example.com'];
+    return undefined;
+  },
+});
+
+describeReferenceConformance({
+  type: 'services',
+  path: '/v1/services',
+  singular: 'service',
+  cursor: true,
+  assignedWhenNull: ['position'],
+  knownStricter: CATALOG_KNOWN_STRICTER,
+  mayRefuse: INT4_BOUNDED,
+  pick: (name, _schema, variant) => {
+    if (name === 'color') return variant === 'create' ? '#3366ff' : '#00aa55';
+    if (name === 'notify_emails') return [variant === 'create' ? 'team@example.com' : 'team-updated@example.com'];
+    if (name === 'owner_user_ids') return variant === 'create' ? [1, 2] : [3];
+    return undefined;
+  },
+});
