@@ -1,0 +1,801 @@
+/**
+ * `npm run bench`: measures the api side by side with its floor, in one run, on a throwaway
+ * database. Not a test: a missed target is reported, never a failure (exit 0); only a broken
+ * bench exits non-zero. See docs/benchmarks.md.
+ *
+ *   1. seeding      100,000 services of one organization into `services` and `services_read`
+ *   2. lists        page 1 vs a keyset page 1,000 pages deep vs `page[number]=1000` (autocannon)
+ *   3. creates      POST /v1/services vs the same transaction (row + outbox row) on the same pool;
+ *                   the POST load also runs once against an organization that starts empty
+ *   4. health       GET /healthz of the api vs a bare Fastify hello-world in the same process
+ *
+ * Progress goes to stderr; the results (tables, diagnostics, the summary and its JSON) to stdout.
+ *
+ * Environment (all optional):
+ *   BENCH_DATABASE_URL   use this database instead of a throwaway embedded PostgreSQL
+ *   BENCH_SERVICES       services to seed (default 100000)
+ *   BENCH_SECONDS        seconds per measured load (default 10)
+ *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
+ *   BENCH_CONNECTIONS    concurrent connections / loop workers (default 10)
+ *   BENCH_HEALTH_ROUNDS  alternating api / hello-world pairs for the health measure (default 3)
+ */
+import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ALL_MIGRATIONS, startApi } from '@taproot/api';
+import { serviceSchema } from '@taproot/catalog';
+import { createLogger, loadConfig } from '@taproot/config';
+import { createOrganization } from '@taproot/identity';
+import { buildListSql, cursorForRow, parseListQuery, type FlatQuery } from '@taproot/json-api';
+import { appendToOutbox, domainEvent } from '@taproot/messaging';
+import { freePort, startEmbeddedPostgres } from '@taproot/persistence';
+import { openRuntime, type RunningApp, type Runtime } from '@taproot/runtime';
+import type { DataSource } from 'typeorm';
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+function intEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+const SERVICES = intEnv('BENCH_SERVICES', 100_000, 25_000);
+const SECONDS = intEnv('BENCH_SECONDS', 10, 1);
+const WARMUP_SECONDS = intEnv('BENCH_WARMUP_SECONDS', 2, 0);
+const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 10, 1);
+const HEALTH_ROUNDS = intEnv('BENCH_HEALTH_ROUNDS', 3, 1);
+const PAGE_SIZE = 20;
+const DEEP_PAGE = 1000;
+/** Rows of one seeding INSERT ... SELECT generate_series (progress between chunks). */
+const SEED_CHUNK = 10_000;
+/** Topic of the raw loop's outbox rows: the relay moves them, no projection consumes them. */
+const RAW_TOPIC = 'bench.raw';
+const MEDIA_TYPE = 'application/vnd.api+json';
+
+const started = performance.now();
+function progress(message: string): void {
+  process.stderr.write(`[bench +${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${message}\n`);
+}
+function out(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load generation
+
+interface LoadResult {
+  label: string;
+  method: string;
+  path: string;
+  connections: number;
+  seconds: number;
+  requests: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** 2xx responses per second over the measured window. */
+  okPerSec: number;
+  latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
+}
+
+interface LoadSpec {
+  label: string;
+  url: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Replace every `[<id>]` in the body with a unique id per request. */
+  idReplacement?: boolean;
+}
+
+/**
+ * One autocannon run. The load generator runs in a worker thread (`workers: 1`) so it does not
+ * share the event loop of the server it measures (both live in this process).
+ */
+async function cannon(spec: LoadSpec, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `${spec.url}${spec.path}`,
+    method: spec.method ?? 'GET',
+    headers: spec.headers,
+    body: spec.body,
+    idReplacement: spec.idReplacement ?? false,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
+    workers: 1,
+  } as autocannon.Options);
+}
+
+async function load(spec: LoadSpec): Promise<LoadResult> {
+  if (WARMUP_SECONDS > 0) {
+    progress(`${spec.label}: warm-up ${WARMUP_SECONDS}s`);
+    await cannon(spec, WARMUP_SECONDS);
+  }
+  progress(`${spec.label}: ${spec.method ?? 'GET'} ${spec.path.length > 90 ? `${spec.path.slice(0, 87)}...` : spec.path}, ${CONNECTIONS} connections, ${SECONDS}s`);
+  const r = await cannon(spec, SECONDS);
+  const ok = r['2xx'];
+  const result: LoadResult = {
+    label: spec.label,
+    method: spec.method ?? 'GET',
+    path: spec.path,
+    connections: CONNECTIONS,
+    seconds: r.duration,
+    requests: r.requests.total,
+    ok,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    okPerSec: round(ok / r.duration, 1),
+    latencyMs: {
+      p50: r.latency.p50,
+      p90: r.latency.p90,
+      p99: r.latency.p99,
+      mean: round(r.latency.average, 2),
+      max: r.latency.max,
+    },
+  };
+  progress(
+    `${spec.label}: ${result.okPerSec} ok/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms` +
+      (result.non2xx || result.errors ? ` (non-2xx ${result.non2xx}, errors ${result.errors})` : ''),
+  );
+  if (ok === 0) throw new Error(`${spec.label}: no 2xx response at all (non-2xx ${r.non2xx}, errors ${r.errors})`);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function qs(params: Record<string, string | number>): string {
+  return Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
+}
+
+// Response documents are checked field by field below.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function getJson(url: string, token: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+function table(headers: string[], rows: (string | number)[][]): string[] {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(cells[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Seeding
+
+/** Columns the seed fills; the others stay NULL, like a service created with a name only. */
+async function seed(ds: DataSource, organizationId: string): Promise<{ seconds: number; rows: number }> {
+  const t0 = performance.now();
+  // created_at spread over the last SERVICES minutes, strictly increasing with position.
+  const base = new Date(Date.now() - (SERVICES + 1) * 60_000).toISOString();
+  for (let from = 1; from <= SERVICES; from += SEED_CHUNK) {
+    const to = Math.min(SERVICES, from + SEED_CHUNK - 1);
+    await ds.transaction(async (m) => {
+      await m.query(
+        `INSERT INTO services (id, organization_id, name, slug, description, managed_by, position,
+                               show_uptime_last_days, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, 'svc-' || lpad(g::text, 6, '0'), 'svc-' || lpad(g::text, 6, '0'),
+                'Seeded service #' || g, 'api', g, 60,
+                $2::timestamptz + g * interval '1 minute', $2::timestamptz + g * interval '1 minute'
+           FROM generate_series($3::int, $4::int) AS g`,
+        [organizationId, base, from, to],
+      );
+      // The read model holds the same columns (CREATE TABLE ... LIKE services), same ids.
+      await m.query(
+        `INSERT INTO services_read SELECT * FROM services WHERE organization_id = $1 AND position BETWEEN $2 AND $3`,
+        [organizationId, from, to],
+      );
+    });
+    progress(`seeding: ${to.toLocaleString('en-US')} / ${SERVICES.toLocaleString('en-US')} services (both tables)`);
+  }
+  // VACUUM as well as ANALYZE: it sets the visibility map (index-only scans, like a table that
+  // autovacuum has visited) and keeps autovacuum from starting in the middle of the loads.
+  await ds.query('VACUUM (ANALYZE) services');
+  await ds.query('VACUUM (ANALYZE) services_read');
+  const seconds = round((performance.now() - t0) / 1000, 2);
+  progress(`seeding: done in ${seconds}s (including VACUUM ANALYZE)`);
+  return { seconds, rows: SERVICES };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Lists
+
+interface SqlTiming {
+  label: string;
+  dataMeanMs: number;
+  countMeanMs: number;
+  plan: string[];
+}
+
+/**
+ * Plain SQL timing of the data and count queries of list URLs (no HTTP, one connection, no
+ * concurrency). The queries run in interleaved rounds so that no query gets the cold start.
+ */
+async function sqlTimings(
+  ds: DataSource,
+  organizationId: string,
+  cursorSecret: string,
+  queries: { label: string; query: FlatQuery }[],
+): Promise<SqlTiming[]> {
+  const rounds = 30;
+  const built = queries.map(({ label, query }) => {
+    const q = parseListQuery(serviceSchema, query, { cursorSecret });
+    return { label, sql: buildListSql(serviceSchema, q, organizationId), data: 0, count: 0 };
+  });
+  const time = async (text: string, params: unknown[]) => {
+    const t0 = performance.now();
+    await ds.query(text, params);
+    return performance.now() - t0;
+  };
+  for (const b of built) {
+    await time(b.sql.dataSql, b.sql.dataParams);
+    await time(b.sql.countSql, b.sql.countParams);
+  }
+  for (let i = 0; i < rounds; i++) {
+    for (const b of built) {
+      b.data += await time(b.sql.dataSql, b.sql.dataParams);
+      b.count += await time(b.sql.countSql, b.sql.countParams);
+    }
+  }
+  const out: SqlTiming[] = [];
+  for (const b of built) {
+    out.push({
+      label: b.label,
+      dataMeanMs: round(b.data / rounds, 2),
+      countMeanMs: round(b.count / rounds, 2),
+      plan: await explain(ds, b.sql.dataSql, b.sql.dataParams),
+    });
+  }
+  return out;
+}
+
+interface ListBench {
+  deepCursor: string;
+  page1: LoadResult;
+  cursorDeep: LoadResult;
+  offsetDeep: LoadResult;
+  sql: SqlTiming[];
+  countPlan: string[];
+}
+
+async function benchLists(runtime: Runtime, url: string, organizationId: string, token: string): Promise<ListBench> {
+  const ds = runtime.dataSource;
+  const cursorSecret = runtime.config.cursorSecret;
+  // The keyset boundary of page 1,000 is the last row of page 999 (offset 999 * 20 - 1): its
+  // cursor is computed with the platform's own helpers (the fingerprint ignores page[size]).
+  const boundaryOffset = (DEEP_PAGE - 1) * PAGE_SIZE - 1;
+  const qBoundary = parseListQuery(serviceSchema, { 'page[number]': String(boundaryOffset + 1), 'page[size]': '1' }, { cursorSecret });
+  const boundarySql = buildListSql(serviceSchema, qBoundary, organizationId);
+  const [boundary] = await ds.query(boundarySql.dataSql, boundarySql.dataParams);
+  if (!boundary) throw new Error(`no row at offset ${boundaryOffset}`);
+  const deepCursor = cursorForRow(serviceSchema, qBoundary, boundary, { cursorSecret });
+
+  const page1Query = { 'page[size]': PAGE_SIZE };
+  const cursorQuery = { 'page[after]': deepCursor, 'page[size]': PAGE_SIZE };
+  const offsetQuery = { 'page[number]': DEEP_PAGE, 'page[size]': PAGE_SIZE };
+  const path = (q: Record<string, string | number>) => `/v1/services?${qs(q)}`;
+
+  // Cross-checks over HTTP: the server hands out the same cursor after page 999, and the keyset
+  // page equals page[number]=1000.
+  const p999 = await getJson(`${url}${path({ 'page[number]': DEEP_PAGE - 1, 'page[size]': PAGE_SIZE })}`, token);
+  if (p999.status !== 200) throw new Error(`GET page 999 answered ${p999.status}: ${JSON.stringify(p999.body)}`);
+  if (p999.body.meta.next_cursor !== deepCursor) throw new Error('the computed cursor differs from meta.next_cursor of page 999');
+  const byCursor = await getJson(`${url}${path(cursorQuery)}`, token);
+  const byOffset = await getJson(`${url}${path(offsetQuery)}`, token);
+  const ids = (doc: { body: { data: { id: string }[] } }) => doc.body.data.map((d) => d.id).join(',');
+  if (byCursor.status !== 200 || byOffset.status !== 200) throw new Error(`deep pages answered ${byCursor.status} / ${byOffset.status}`);
+  if (byCursor.body.data.length !== PAGE_SIZE || ids(byCursor) !== ids(byOffset)) {
+    throw new Error('the keyset page 1,000 and page[number]=1000 hold different rows');
+  }
+  if (byOffset.body.data[0].attributes.position !== boundaryOffset + 2) {
+    throw new Error(`page 1,000 starts at position ${byOffset.body.data[0].attributes.position}, expected ${boundaryOffset + 2}`);
+  }
+  progress(`lists: deep cursor checked (same rows as page[number]=${DEEP_PAGE}, positions ${boundaryOffset + 2}..${boundaryOffset + 1 + PAGE_SIZE})`);
+
+  const headers = { authorization: `Bearer ${token}` };
+  const page1 = await load({ label: 'list page 1', url, path: path(page1Query), headers });
+  const cursorDeep = await load({ label: `list cursor page ${DEEP_PAGE}`, url, path: path(cursorQuery), headers });
+  const offsetDeep = await load({ label: `list page[number]=${DEEP_PAGE}`, url, path: path(offsetQuery), headers });
+
+  progress('lists: SQL timings and EXPLAIN ANALYZE');
+  const flat = (q: Record<string, string | number>): FlatQuery => Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)]));
+  const sql = await sqlTimings(ds, organizationId, cursorSecret, [
+    { label: 'page 1', query: flat(page1Query) },
+    { label: `cursor page ${DEEP_PAGE}`, query: flat(cursorQuery) },
+    { label: `page[number]=${DEEP_PAGE}`, query: flat(offsetQuery) },
+  ]);
+  const qCount = parseListQuery(serviceSchema, flat(page1Query), { cursorSecret });
+  const countSql = buildListSql(serviceSchema, qCount, organizationId);
+  const countPlan = await explain(ds, countSql.countSql, countSql.countParams);
+  return { deepCursor, page1, cursorDeep, offsetDeep, sql, countPlan };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Creates
+
+interface RawLoopResult {
+  workers: number;
+  seconds: number;
+  rows: number;
+  rowsPerSec: number;
+  latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
+}
+
+/**
+ * What a create does at the data level, without HTTP, Nest, validation, slugs or projections:
+ * one transaction with the services row (RETURNING *, as the writer does) and its outbox row,
+ * through the runtime's own pool, from `workers` concurrent loops.
+ */
+async function rawLoop(ds: DataSource, organizationId: string, tag: string, seconds: number, positionBase: number): Promise<RawLoopResult> {
+  const actor = { kind: 'system' as const, id: null };
+  const latencies: number[] = [];
+  let seq = 0;
+  let rows = 0;
+  const t0 = performance.now();
+  const deadline = t0 + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const n = ++seq;
+      const t = performance.now();
+      await ds.transaction(async (m) => {
+        const id = randomUUID();
+        const now = new Date();
+        const name = `raw-${tag}-${n}`;
+        const [row] = await m.query(
+          `INSERT INTO services (id, organization_id, name, slug, managed_by, position, show_uptime_last_days, created_at, updated_at)
+           VALUES ($1, $2, $3, $3, 'api', $4, 60, $5, $5) RETURNING *`,
+          [id, organizationId, name, positionBase + n, now],
+        );
+        await appendToOutbox(m, RAW_TOPIC, [
+          domainEvent({
+            type: 'service.created',
+            organizationId,
+            aggregateType: 'services',
+            aggregateId: id,
+            actor,
+            payload: row as Record<string, unknown>,
+            occurredAt: now,
+          }),
+        ]);
+      });
+      latencies.push(performance.now() - t);
+      rows++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    workers: CONNECTIONS,
+    seconds: round(elapsed, 2),
+    rows,
+    rowsPerSec: round(rows / elapsed, 1),
+    latencyMs: {
+      p50: round(percentile(latencies, 50), 2),
+      p90: round(percentile(latencies, 90), 2),
+      p99: round(percentile(latencies, 99), 2),
+      mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 2),
+      max: round(latencies[latencies.length - 1] ?? 0, 2),
+    },
+  };
+}
+
+interface CreateBench {
+  http: LoadResult;
+  /** The same load into an organization that starts empty: what the organization's size costs. */
+  httpEmptyOrg: LoadResult;
+  raw: RawLoopResult;
+  /** Single-create SQL of the write path that scan the organization's services. */
+  plans: { label: string; plan: string[] }[];
+}
+
+async function explain(ds: DataSource, sql: string, params: unknown[]): Promise<string[]> {
+  const rows: { 'QUERY PLAN': string }[] = await ds.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
+  return rows.map((r) => r['QUERY PLAN']);
+}
+
+async function benchCreates(
+  runtime: Runtime,
+  url: string,
+  organizationId: string,
+  token: string,
+  emptyOrg: { token: string },
+): Promise<CreateBench> {
+  const ds = runtime.dataSource;
+  // The queries ResourceWriter.create runs besides its INSERT (resource-writer.ts), on this data.
+  const plans = [
+    {
+      label: 'slug uniqueness (deriveSlugs -> uniqueSlug)',
+      plan: await explain(
+        ds,
+        `SELECT "slug" AS s FROM "services" WHERE organization_id = $1 AND ("slug" = $2 OR "slug" LIKE $3)`,
+        [organizationId, 'bench-probe', 'bench-probe-%'],
+      ),
+    },
+    {
+      label: 'next position (nextPosition, when no position is given)',
+      plan: await explain(ds, `SELECT COALESCE(MAX("position"), 0) + 1 AS next FROM "services" WHERE organization_id = $1`, [organizationId]),
+    },
+  ];
+
+  const post = (label: string, bearer: string): LoadSpec => ({
+    label,
+    url,
+    path: '/v1/services',
+    method: 'POST',
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': MEDIA_TYPE },
+    // A name only, like most clients: slug and position are derived by the server.
+    body: JSON.stringify({ data: { type: 'services', attributes: { name: 'bench-http-[<id>]' } } }),
+    idReplacement: true,
+  });
+  const http = await load(post(`create over HTTP (${SERVICES.toLocaleString('en-US')} services in the org)`, token));
+  const httpEmptyOrg = await load(post('create over HTTP (org empty at start)', emptyOrg.token));
+
+  const tag = randomUUID().slice(0, 8);
+  if (WARMUP_SECONDS > 0) {
+    progress(`raw insert loop: warm-up ${WARMUP_SECONDS}s`);
+    await rawLoop(ds, organizationId, `${tag}w`, WARMUP_SECONDS, 10_000_000);
+  }
+  progress(`raw insert loop: ${CONNECTIONS} concurrent transactions (services row + outbox row), ${SECONDS}s`);
+  const raw = await rawLoop(ds, organizationId, tag, SECONDS, 20_000_000);
+  progress(`raw insert loop: ${raw.rowsPerSec} rows/s, p50 ${raw.latencyMs.p50} ms, p99 ${raw.latencyMs.p99} ms`);
+  return { http, httpEmptyOrg, raw, plans };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Health
+
+interface HealthBench {
+  /** Run with the median ok/s of its rounds. */
+  api: LoadResult;
+  hello: LoadResult;
+  rounds: { api: LoadResult; hello: LoadResult; ratio: number }[];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Cheap requests are at the mercy of the machine's noise (single 10 s runs of one server varied
+ * by 2x here), so the two servers are measured in alternating pairs and compared by medians.
+ */
+async function benchHealth(apiUrl: string, helloUrl: string): Promise<HealthBench> {
+  const rounds: HealthBench['rounds'] = [];
+  for (let i = 0; i < HEALTH_ROUNDS; i++) {
+    const api = () => load({ label: `api GET /healthz #${i + 1}`, url: apiUrl, path: '/healthz' });
+    const hello = () => load({ label: `bare Fastify GET /healthz #${i + 1}`, url: helloUrl, path: '/healthz' });
+    let a: LoadResult;
+    let h: LoadResult;
+    if (i % 2 === 0) {
+      a = await api();
+      h = await hello();
+    } else {
+      h = await hello();
+      a = await api();
+    }
+    rounds.push({ api: a, hello: h, ratio: round(a.okPerSec / h.okPerSec, 2) });
+  }
+  const pick = (runs: LoadResult[]) => {
+    const m = median(runs.map((r) => r.okPerSec));
+    return runs.reduce((best, r) => (Math.abs(r.okPerSec - m) < Math.abs(best.okPerSec - m) ? r : best));
+  };
+  return { api: pick(rounds.map((r) => r.api)), hello: pick(rounds.map((r) => r.hello)), rounds };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary
+
+interface SummaryRow {
+  measure: string;
+  a: string;
+  b: string;
+  ratio: number | null;
+  ratioText: string;
+  target: string;
+  verdict: 'PASS' | 'MISS' | 'info';
+}
+
+function machine(pgVersion: string) {
+  let model = cpus()[0]?.model ?? 'unknown';
+  try {
+    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    if (m) model = m[1].trim();
+  } catch {
+    // Not Linux: os.cpus() is enough.
+  }
+  return {
+    nproc: availableParallelism(),
+    memoryGiB: round(totalmem() / 1024 ** 3, 1),
+    cpuModel: model,
+    node: process.version,
+    postgres: pgVersion,
+  };
+}
+
+/** The commit measured, and whether the working tree had uncommitted changes (others' work too). */
+function source(): { commit: string; uncommittedFiles: number } {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: join(__dirname, '..', '..'), encoding: 'utf8' });
+    return { commit: git('rev-parse', '--short', 'HEAD').trim(), uncommittedFiles: git('status', '--porcelain').split('\n').filter(Boolean).length };
+  } catch {
+    return { commit: 'unknown', uncommittedFiles: -1 };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+async function main(): Promise<void> {
+  const cleanups: { name: string; fn: () => Promise<void> }[] = [];
+  const cleanup = async () => {
+    while (cleanups.length > 0) {
+      const step = cleanups.pop()!;
+      progress(`cleanup: ${step.name}`);
+      await step.fn().catch((error) => progress(`cleanup of ${step.name} failed: ${String(error)}`));
+    }
+  };
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    progress(`${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    // Database: a throwaway embedded PostgreSQL unless BENCH_DATABASE_URL is given.
+    let databaseUrl = process.env.BENCH_DATABASE_URL?.trim() || '';
+    if (!databaseUrl) {
+      const dir = mkdtempSync(join(tmpdir(), 'taproot-bench-'));
+      cleanups.push({ name: `temp dir ${dir}`, fn: async () => rmSync(dir, { recursive: true, force: true }) });
+      const port = await freePort();
+      progress(`starting embedded PostgreSQL on 127.0.0.1:${port} (${dir})`);
+      const pg = await startEmbeddedPostgres({ dir: join(dir, 'pg'), port, persistent: false });
+      cleanups.push({ name: 'embedded PostgreSQL', fn: () => pg.stop() });
+      databaseUrl = pg.url;
+    } else {
+      progress('using BENCH_DATABASE_URL');
+    }
+
+    // Runtime: the in-process bus (no KAFKA_BROKERS), silent logs, migrations applied on open.
+    // One API key drives every load: its per-key rate limits are raised out of the way (the
+    // limiter's own round trip per request stays in the measured path).
+    const config = loadConfig({
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_READS_PER_MINUTE: '10000000',
+      RATE_LIMIT_WRITES_PER_MINUTE: '10000000',
+    });
+    const runtime = await openRuntime(config, createLogger(config.logLevel), { migrations: ALL_MIGRATIONS });
+    cleanups.push({ name: 'runtime', fn: () => runtime.close() });
+    const ds = runtime.dataSource;
+    const [{ version: pgVersionFull }] = await ds.query('SELECT version()');
+    const [{ server_version: pgVersion }] = await ds.query('SHOW server_version');
+    const [{ datcollate }] = await ds.query('SELECT datcollate FROM pg_database WHERE datname = current_database()');
+    progress(`runtime open (${pgVersionFull.split(',')[0]}, collation ${datcollate}, bus ${runtime.bus.kind})`);
+
+    const api: RunningApp = await startApi(runtime, 0);
+    cleanups.push({ name: 'api', fn: () => api.close() });
+    const hello: FastifyInstance = Fastify({ logger: false });
+    hello.get('/healthz', async () => ({ status: 'ok' }));
+    const helloPort = await freePort();
+    await hello.listen({ host: '127.0.0.1', port: helloPort });
+    cleanups.push({ name: 'hello-world Fastify', fn: () => hello.close() });
+    const helloUrl = `http://127.0.0.1:${helloPort}`;
+    progress(`api on ${api.url}, hello-world on ${helloUrl}`);
+
+    const newOrg = (name: string) => ds.transaction((m) => createOrganization(m, { name: `${name} ${new Date().toISOString()}`, ownerEmail: 'bench@example.test' }));
+    const org = await newOrg('Bench');
+    const emptyOrg = await newOrg('Bench (empty)');
+    if (process.env.BENCH_DATABASE_URL) {
+      // A shared database keeps nothing of the run (services_read has no foreign key to cascade).
+      cleanups.splice(cleanups.findIndex((c) => c.name === 'runtime') + 1, 0, {
+        name: 'bench organizations',
+        fn: async () => {
+          const ids = [org.organizationId, emptyOrg.organizationId];
+          await ds.query('DELETE FROM services_read WHERE organization_id = ANY($1::uuid[])', [ids]);
+          await ds.query('DELETE FROM outbox WHERE organization_id = ANY($1::uuid[])', [ids]);
+          await ds.query('DELETE FROM organizations WHERE id = ANY($1::uuid[])', [ids]);
+        },
+      });
+    }
+    progress(`organization ${org.organizationId} created (and ${emptyOrg.organizationId}, empty, for one create load)`);
+
+    const seeding = await seed(ds, org.organizationId);
+    const lists = await benchLists(runtime, api.url, org.organizationId, org.token);
+    const creates = await benchCreates(runtime, api.url, org.organizationId, org.token, emptyOrg);
+    const health = await benchHealth(api.url, helloUrl);
+
+    // Report -----------------------------------------------------------------------------------
+    const info = machine(pgVersion);
+    out();
+    out(`# Taproot bench, ${new Date().toISOString()}`);
+    out(`machine: ${info.nproc} cpus (${info.cpuModel}), ${info.memoryGiB} GiB, node ${info.node}, PostgreSQL ${info.postgres}`);
+    const src = source();
+    out(`source: commit ${src.commit}, ${src.uncommittedFiles} uncommitted file(s) in the working tree`);
+    out(`load: ${CONNECTIONS} connections, ${SECONDS}s measured after ${WARMUP_SECONDS}s warm-up; autocannon in a worker thread`);
+    out();
+    out(`## 1. Seeding: ${seeding.rows.toLocaleString('en-US')} services into services + services_read: ${seeding.seconds}s`);
+    out();
+    out(`## 2. Lists (page size ${PAGE_SIZE}, default sort position, created_at, id)`);
+    const loadRow = (r: LoadResult) => [r.label, r.okPerSec, r.latencyMs.p50, r.latencyMs.p90, r.latencyMs.p99, r.latencyMs.mean, r.non2xx + r.errors];
+    const loadHeaders = ['load', 'ok/s', 'p50 ms', 'p90 ms', 'p99 ms', 'mean ms', 'non-2xx+err'];
+    for (const l of table(loadHeaders, [lists.page1, lists.cursorDeep, lists.offsetDeep].map(loadRow))) out(l);
+    out();
+    out('SQL alone (one connection, no concurrency, mean of 30 interleaved rounds): the data query and the COUNT(*) every list runs beside it');
+    for (const l of table(['query', 'data ms', 'count ms'], lists.sql.map((s) => [s.label, s.dataMeanMs, s.countMeanMs]))) out(l);
+    for (const s of lists.sql) {
+      out();
+      out(`EXPLAIN ANALYZE, data query of ${s.label}:`);
+      for (const line of s.plan) out(`  ${line}`);
+    }
+    out();
+    out('EXPLAIN ANALYZE, count query (same for every page):');
+    for (const line of lists.countPlan) out(`  ${line}`);
+    out();
+    out('## 3. Creates');
+    for (const l of table(loadHeaders, [creates.http, creates.httpEmptyOrg].map(loadRow))) out(l);
+    out(
+      `raw loop: ${creates.raw.rows} rows in ${creates.raw.seconds}s = ${creates.raw.rowsPerSec} rows/s, ` +
+        `p50 ${creates.raw.latencyMs.p50} ms, p99 ${creates.raw.latencyMs.p99} ms (${creates.raw.workers} concurrent transactions)`,
+    );
+    for (const p of creates.plans) {
+      out();
+      out(`EXPLAIN ANALYZE, ${p.label}, with ${SERVICES.toLocaleString('en-US')} services in the organization:`);
+      for (const line of p.plan) out(`  ${line}`);
+    }
+    out();
+    out(`## 4. Health (${HEALTH_ROUNDS} alternating rounds; latencies below 1 ms show as 0: autocannon counts whole ms)`);
+    for (const l of table(loadHeaders, health.rounds.flatMap((r) => [r.api, r.hello]).map(loadRow))) out(l);
+    out(`per-round api/hello: ${health.rounds.map((r) => r.ratio).join(', ')}; medians ${health.api.okPerSec} / ${health.hello.okPerSec} req/s`);
+
+    const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : null);
+    const rows: SummaryRow[] = [];
+    rows.push({
+      measure: `seeding ${seeding.rows.toLocaleString('en-US')} services (2 tables + VACUUM ANALYZE)`,
+      a: `${seeding.seconds} s`,
+      b: '',
+      ratio: null,
+      ratioText: '',
+      target: '',
+      verdict: 'info',
+    });
+    const cursorRatio = ratio(lists.cursorDeep.latencyMs.p50, lists.page1.latencyMs.p50);
+    rows.push({
+      measure: `list p50: cursor page ${DEEP_PAGE} / page 1`,
+      a: `${lists.cursorDeep.latencyMs.p50} ms`,
+      b: `${lists.page1.latencyMs.p50} ms`,
+      ratio: cursorRatio,
+      ratioText: String(cursorRatio),
+      target: '<= 1.3',
+      verdict: cursorRatio !== null && cursorRatio <= 1.3 ? 'PASS' : 'MISS',
+    });
+    const cursorP99 = ratio(lists.cursorDeep.latencyMs.p99, lists.page1.latencyMs.p99);
+    rows.push({
+      measure: `list p99: cursor page ${DEEP_PAGE} / page 1`,
+      a: `${lists.cursorDeep.latencyMs.p99} ms`,
+      b: `${lists.page1.latencyMs.p99} ms`,
+      ratio: cursorP99,
+      ratioText: String(cursorP99),
+      target: '<= 1.3',
+      verdict: cursorP99 !== null && cursorP99 <= 1.3 ? 'PASS' : 'MISS',
+    });
+    const offsetRatio = ratio(lists.offsetDeep.latencyMs.p50, lists.page1.latencyMs.p50);
+    rows.push({
+      measure: `list p50: page[number]=${DEEP_PAGE} / page 1`,
+      a: `${lists.offsetDeep.latencyMs.p50} ms`,
+      b: `${lists.page1.latencyMs.p50} ms`,
+      ratio: offsetRatio,
+      ratioText: String(offsetRatio),
+      target: '(reported)',
+      verdict: 'info',
+    });
+    const createRatio = ratio(creates.http.okPerSec, creates.raw.rowsPerSec);
+    rows.push({
+      measure: 'creates: HTTP POST / raw INSERT+outbox',
+      a: `${creates.http.okPerSec} rows/s`,
+      b: `${creates.raw.rowsPerSec} rows/s`,
+      ratio: createRatio,
+      ratioText: String(createRatio),
+      target: '>= 0.5',
+      verdict: createRatio !== null && createRatio >= 0.5 ? 'PASS' : 'MISS',
+    });
+    const emptyRatio = ratio(creates.httpEmptyOrg.okPerSec, creates.raw.rowsPerSec);
+    rows.push({
+      measure: 'creates: HTTP POST into an org empty at start / raw',
+      a: `${creates.httpEmptyOrg.okPerSec} rows/s`,
+      b: `${creates.raw.rowsPerSec} rows/s`,
+      ratio: emptyRatio,
+      ratioText: String(emptyRatio),
+      target: '(reported)',
+      verdict: 'info',
+    });
+    const healthRatio = ratio(health.api.okPerSec, health.hello.okPerSec);
+    rows.push({
+      measure: `GET /healthz: api / bare Fastify (medians of ${HEALTH_ROUNDS})`,
+      a: `${health.api.okPerSec} req/s`,
+      b: `${health.hello.okPerSec} req/s`,
+      ratio: healthRatio,
+      ratioText: String(healthRatio),
+      target: '>= 0.8',
+      verdict: healthRatio !== null && healthRatio >= 0.8 ? 'PASS' : 'MISS',
+    });
+
+    out();
+    out('## Summary');
+    for (const l of table(
+      ['measure', 'figure A', 'figure B', 'A/B', 'target', 'result'],
+      rows.map((r) => [r.measure, r.a, r.b, r.ratioText, r.target, r.verdict]),
+    )) {
+      out(l);
+    }
+    const json = {
+      date: new Date().toISOString(),
+      machine: info,
+      source: src,
+      settings: { services: SERVICES, pageSize: PAGE_SIZE, deepPage: DEEP_PAGE, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
+      seeding,
+      lists: { page1: lists.page1, cursorDeep: lists.cursorDeep, offsetDeep: lists.offsetDeep, sql: lists.sql.map(({ plan: _plan, ...s }) => s) },
+      creates: { http: creates.http, httpEmptyOrg: creates.httpEmptyOrg, raw: creates.raw },
+      health,
+      summary: rows.map(({ ratioText: _r, ...r }) => r),
+    };
+    const failedLoads = [lists.page1, lists.cursorDeep, lists.offsetDeep, creates.http, creates.httpEmptyOrg, ...health.rounds.flatMap((r) => [r.api, r.hello])].filter(
+      (r) => r.non2xx + r.errors + r.timeouts > 0,
+    );
+    for (const r of failedLoads) {
+      out(`WARNING: ${r.label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; its figures count 2xx only`);
+    }
+    out();
+    out('## Summary (JSON)');
+    out(JSON.stringify(json, null, 2));
+    const missed = rows.filter((r) => r.verdict === 'MISS').length;
+    progress(`done: ${missed === 0 ? 'every target met' : `${missed} target(s) missed (reported, not a failure)`}`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
