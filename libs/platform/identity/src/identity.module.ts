@@ -3,18 +3,30 @@ import { APP_GUARD } from '@nestjs/core';
 import { CLOCK, type Clock } from '@taproot/config';
 import { DataSource } from 'typeorm';
 import { ApiKeyVerifier } from './api-keys/api-key-verifier';
+import { ApiKeyUsageTracker } from './api-keys/api-key-usage';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BearerAuthGuard } from './principal/bearer-auth.guard';
+import { PermissionGuard } from './permissions/permission.guard';
+import { PermissionResolver } from './permissions/permission-resolver';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimiter } from './rate-limits/rate-limiter';
 
 /** Authentication and rate limits for every route of the app that imports it (opt out with `@Public()`). */
 @Module({
+  imports: [ApiKeysModule],
   providers: [
-    { provide: ApiKeyVerifier, useFactory: (ds: DataSource) => new ApiKeyVerifier(ds), inject: [DataSource] },
+    {
+      provide: ApiKeyVerifier,
+      useFactory: (ds: DataSource, clock: Clock, usage: ApiKeyUsageTracker) => new ApiKeyVerifier(ds, clock, usage),
+      inject: [DataSource, CLOCK, ApiKeyUsageTracker],
+    },
     { provide: RateLimiter, useFactory: (ds: DataSource, clock: Clock) => new RateLimiter(ds, clock), inject: [DataSource, CLOCK] },
     // Global guards run in this order: who is calling, then how often.
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
+    // Then what it may do: routes marked `@RequirePermission` answer 403 without it.
+    { provide: PermissionResolver, useFactory: (ds: DataSource) => new PermissionResolver(ds), inject: [DataSource] },
+    { provide: APP_GUARD, useClass: PermissionGuard },
   ],
   exports: [ApiKeyVerifier, RateLimiter],
 })

@@ -2,6 +2,11 @@ export * from './principal/principal';
 export * from './principal/bearer-auth.guard';
 export * from './api-keys/api-key-token';
 export * from './api-keys/api-key-verifier';
+export { apiKeySchema, API_KEY_KINDS, type ApiKeyKind } from './api-keys/api-key.schema';
+export { assertCanOwnSchedule } from './api-keys/api-key-rules';
+export { ApiKeyUsageTracker, API_KEY_USAGE_OPTIONS, type ApiKeyUsageOptions, type ApiKeyUsageRecorder } from './api-keys/api-key-usage';
+export { API_KEY_EVENTS, type ApiKeySnapshot } from './api-keys/api-key-commands';
+export { ApiKeysModule } from './api-keys/api-keys.module';
 export * from './bootstrap/bootstrap-organization';
 export * from './identity.module';
 export * from './rate-limits/rate-limiter';
@@ -10,3 +15,9 @@ import { CreateIdentity1732300000100 } from './migrations/1732300000100-create-i
 import { CreateRateLimitWindows1732300000300 } from './migrations/1732300000300-create-rate-limit-windows';
 
 export const IDENTITY_MIGRATIONS = [CreateIdentity1732300000100, CreateRateLimitWindows1732300000300];
+import { ApiKeysLifecycle1732300000400 } from './migrations/1732300000400-api-keys-lifecycle';
+IDENTITY_MIGRATIONS.push(ApiKeysLifecycle1732300000400);
+export * from './permissions';
+export * from './roles';
+import { Roles1732300000500 } from './migrations/1732300000500-roles';
+IDENTITY_MIGRATIONS.push(Roles1732300000500);

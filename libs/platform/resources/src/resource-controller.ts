@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, type Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { actorOf, CurrentPrincipal, type Principal } from '@taproot/identity';
+import {
+  actorOf,
+  CurrentPrincipal,
+  isPermissionFamily,
+  RequirePermission,
+  type CrudAction,
+  type Principal,
+} from '@taproot/identity';
 import { JsonApiError, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
 import type { ResourceDefinition } from './resource-definition';
 import {
@@ -33,6 +40,9 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   const serves = (op: (typeof schema.operations)[number]) => {
     if (!schema.operations.includes(op)) throw JsonApiError.of(405, 'Method not allowed', `${schema.type} does not support ${op}`);
   };
+  // Each route checks its action on the resource's permission family (docs/permissions.md).
+  const family = definition.permission?.family ?? (isPermissionFamily(schema.type) ? schema.type : null);
+  const requires = (action: CrudAction): MethodDecorator => (family ? RequirePermission(family, action) : () => undefined);
   const document = (snapshot: Snapshot): SingleDocument => {
     const { id, ...attributes } = snapshot;
     return { data: { id, type: schema.type, attributes } };
@@ -46,18 +56,21 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     ) {}
 
     @Get()
+    @requires('read')
     list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery) {
       serves('list');
       return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, query));
     }
 
     @Get(':id')
+    @requires('read')
     get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
       serves('get');
       return this.queries.execute(new GetResourceQuery(definition, principal.organizationId, id));
     }
 
     @Post()
+    @requires('create')
     @HttpCode(201)
     async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
       serves('create');
@@ -70,6 +83,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     }
 
     @Put(':id')
+    @requires('update')
     async update(
       @CurrentPrincipal() principal: Principal,
       @Param('id') id: string,
@@ -86,6 +100,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     }
 
     @Delete(':id')
+    @requires('delete')
     async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
       serves('delete');
       const snapshot: Snapshot = await this.commands.execute(

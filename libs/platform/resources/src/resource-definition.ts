@@ -1,3 +1,4 @@
+import type { PermissionFamily } from '@taproot/identity';
 import type { ResourceSchema } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
@@ -23,6 +24,11 @@ export interface ResourceDefinition {
   context: string;
   /** Write-model table (the TypeORM entity's table). */
   table: string;
+  /**
+   * The permission family its routes check (list/get read, create, update, delete). Omitted:
+   * the family named like the resource type, when there is one (`services`, `severities`).
+   */
+  permission?: { family: PermissionFamily };
   /** Rules run inside the command's transaction; throw a JsonApiError to refuse. */
   rules?: {
     /** May complete or normalise the attributes (e.g. derive slug, assign position). */

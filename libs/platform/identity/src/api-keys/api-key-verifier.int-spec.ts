@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { openTestDataSource } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
 import { bootstrapIfEmpty, createOrganization } from '../bootstrap/bootstrap-organization';
+import { generateApiKeyToken, hashToken, tokenPrefix } from './api-key-token';
 import { ApiKeyVerifier } from './api-key-verifier';
+
+function manualClock(iso: string) {
+  let now = new Date(iso).getTime();
+  return { now: () => new Date(now), set: (at: string) => void (now = new Date(at).getTime()) };
+}
 
 describe('ApiKeyVerifier and bootstrap', () => {
   let ds: DataSource;
@@ -43,5 +49,39 @@ describe('ApiKeyVerifier and bootstrap', () => {
     const revoked = await ds.transaction((m) => createOrganization(m, { name: 'Revoked', ownerEmail: 'r@example.test' }));
     await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [revoked.apiKeyId]);
     assert.equal(await verifier.verify(revoked.token), null);
+  });
+
+  test('time comes from the clock: expires_at is exclusive', async () => {
+    const org = await ds.transaction((m) => createOrganization(m, { name: 'Clocked', ownerEmail: 'c@example.test' }));
+    await ds.query("UPDATE api_keys SET expires_at = '2026-11-23T12:00:00Z' WHERE id = $1", [org.apiKeyId]);
+    const clock = manualClock('2026-11-23T11:59:59.999Z');
+    const verifier = new ApiKeyVerifier(ds, clock);
+    assert.equal((await verifier.verify(org.token))?.apiKeyId, org.apiKeyId);
+    clock.set('2026-11-23T12:00:00.000Z');
+    assert.equal(await verifier.verify(org.token), null);
+  });
+
+  test('the previous token of a rotation works until grace_period_ends_at (exclusive); the current one regardless', async () => {
+    const org = await ds.transaction((m) => createOrganization(m, { name: 'Rotated', ownerEmail: 'r@example.test' }));
+    const next = generateApiKeyToken();
+    await ds.query(
+      `UPDATE api_keys SET previous_token_prefix = token_prefix, previous_token_hash = token_hash,
+              token_prefix = $1, token_hash = $2, grace_period_ends_at = '2026-11-24T10:00:00Z' WHERE id = $3`,
+      [tokenPrefix(next), hashToken(next), org.apiKeyId],
+    );
+    const clock = manualClock('2026-11-24T09:59:59.999Z');
+    const uses: [string, string][] = [];
+    const verifier = new ApiKeyVerifier(ds, clock, { record: (id, at) => uses.push([id, at.toISOString()]) });
+    assert.equal((await verifier.verify(org.token))?.apiKeyId, org.apiKeyId, 'old token inside the grace period');
+    assert.equal((await verifier.verify(next))?.apiKeyId, org.apiKeyId);
+    clock.set('2026-11-24T10:00:00.000Z');
+    assert.equal(await verifier.verify(org.token), null, 'old token at the end of the grace period');
+    assert.equal((await verifier.verify(next))?.apiKeyId, org.apiKeyId);
+    assert.equal(await verifier.verify(`${next.slice(0, -1)}X`), null);
+    assert.deepEqual(uses, [
+      [org.apiKeyId, '2026-11-24T09:59:59.999Z'],
+      [org.apiKeyId, '2026-11-24T09:59:59.999Z'],
+      [org.apiKeyId, '2026-11-24T10:00:00.000Z'],
+    ], 'only successful verifications are reported, at the clock’s time');
   });
 });

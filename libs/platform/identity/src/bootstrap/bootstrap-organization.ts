@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { generateApiKeyToken, hashToken, tokenPrefix } from '../api-keys/api-key-token';
+import { seedSystemRoles } from '../roles/system-roles';
 
 export interface NewOrganization {
   organizationId: string;
@@ -23,6 +24,9 @@ export async function createOrganization(
     `INSERT INTO users (organization_id, email, name, role) VALUES ($1, $2, $3, 'owner') RETURNING id`,
     [organizationId, input.ownerEmail, 'Owner'],
   );
+  // The organization's system roles; the owner gets Owner and the on-call Admin. The bootstrap
+  // key below has no role, which keeps full access (docs/permissions.md).
+  await seedSystemRoles(manager, organizationId);
   await manager.query(
     `INSERT INTO api_keys (id, organization_id, user_id, name, kind, token_prefix, token_hash)
      VALUES ($1, $2, $3, $4, 'global', $5, $6)`,
