@@ -1,0 +1,57 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { JsonApiError } from '@taproot/json-api';
+import type { Principal } from '../principal/principal';
+import { actionsOn, can, type PermissionSet } from './permission-set';
+import { PermissionResolver } from './permission-resolver';
+import { REQUIRED_PERMISSION, type RequiredPermission } from './require-permission';
+
+interface GuardedRequest {
+  principal?: Principal;
+  permissions?: PermissionSet;
+}
+
+function callerOf(principal: Principal | undefined): string {
+  if (!principal) return 'An unauthenticated caller';
+  if (principal.kind === 'oauth') return 'This OAuth token';
+  return `This ${principal.kind} API key`;
+}
+
+export function forbidden(required: RequiredPermission, principal: Principal | undefined, permissions: PermissionSet): JsonApiError {
+  const granted = actionsOn(permissions, required.family);
+  const has = granted === 'all' || granted.length === 0 ? 'nothing' : granted.join(', ');
+  const via = principal?.kind === 'oauth' ? 'its role and scopes grant' : 'its role grants';
+  return JsonApiError.of(
+    403,
+    'Forbidden',
+    `${callerOf(principal)} may not ${required.action} ${required.family}: ${via} ${has} on ${required.family}`,
+    'PERMISSION_DENIED',
+  );
+}
+
+/**
+ * Answers 403 (errors list) when a route's `@RequirePermission` is not among the caller's
+ * effective permissions. Runs after authentication; routes without the metadata pass.
+ */
+@Injectable()
+export class PermissionGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly resolver: PermissionResolver,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const required = this.reflector.getAllAndOverride<RequiredPermission | undefined>(REQUIRED_PERMISSION, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!required) return true;
+    const request = context.switchToHttp().getRequest<GuardedRequest>();
+    const principal = request.principal;
+    // A public route that asks for a permission is a mistake: refuse rather than let it through.
+    if (!principal) throw forbidden(required, undefined, { unrestricted: false, grants: new Map() });
+    request.permissions ??= await this.resolver.resolve(principal);
+    if (can(request.permissions, required.family, required.action)) return true;
+    throw forbidden(required, principal, request.permissions);
+  }
+}
