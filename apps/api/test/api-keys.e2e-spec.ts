@@ -45,6 +45,8 @@ describe('API keys over HTTP', () => {
   });
   after(() => api.close());
 
+  /** A seeded role of the organization: the ids an organization key may carry. */
+  const seeded = async (path: string, token = org.token): Promise<string> => (await api.request('GET', `${path}?page[size]=1`, { token })).body.data[0].id;
   const inDays = (days: number) => new Date(clock.now().getTime() + days * DAY).toISOString();
   const create = (attributes: Record<string, unknown>, token = org.token) =>
     api.request('POST', '/v1/api_keys', { token, body: apiKey({ expires_at: inDays(30), ...attributes }) });
@@ -58,7 +60,9 @@ describe('API keys over HTTP', () => {
   test('creates each kind; the token is shown once, authenticates, and never appears in get or list', async () => {
     const personal = await create({ name: 'Personal key', kind: 'personal', description: 'mine' });
     const team = await create({ name: 'Team key', kind: 'team', group_id: 'group-42' });
-    const organization = await create({ name: 'Org key', kind: 'organization', role_id: 'role-1', on_call_role_id: 'ocr-1' });
+    const roleId = await seeded('/v1/roles');
+    const onCallRoleId = await seeded('/v1/on_call_roles');
+    const organization = await create({ name: 'Org key', kind: 'organization', role_id: roleId, on_call_role_id: onCallRoleId });
     for (const [res, kind] of [[personal, 'personal'], [team, 'team'], [organization, 'organization']] as const) {
       assert.equal(res.status, 201, JSON.stringify(res.body));
       conforms('api_key_with_token_response', res);
@@ -71,8 +75,8 @@ describe('API keys over HTTP', () => {
       assert.equal(await authenticates(res.body.data.attributes.token), 200, `${kind} token authenticates`);
     }
     assert.equal(personal.body.data.attributes.description, 'mine');
-    assert.equal(organization.body.data.attributes.role_id, 'role-1');
-    assert.equal(organization.body.data.attributes.on_call_role_id, 'ocr-1');
+    assert.equal(organization.body.data.attributes.role_id, roleId);
+    assert.equal(organization.body.data.attributes.on_call_role_id, onCallRoleId);
     assert.equal(team.body.data.attributes.role_id, null);
 
     const one = await get(`/v1/api_keys/${team.body.data.id}`);
@@ -196,14 +200,40 @@ describe('API keys over HTTP', () => {
     }
   });
 
+  test('an organization key must carry roles of the organization and cannot exceed its creator', async () => {
+    const unknown = await create({ name: 'Unknown role', kind: 'organization', role_id: '00000000-0000-4000-8000-000000000000' });
+    assert.equal(unknown.status, 422);
+    assert.deepEqual(pointers(unknown), ['/data/attributes/role_id']);
+    const foreign = await create({ name: 'Foreign role', kind: 'organization', role_id: await seeded('/v1/roles', other.token) });
+    assert.equal(foreign.status, 422);
+    // A key whose role may only manage API keys cannot mint a key without roles (full access).
+    const role = await api.request('POST', '/v1/roles', {
+      token: org.token,
+      body: { data: { type: 'roles', attributes: { name: 'Key manager', api_keys_permissions: ['create', 'read'] } } },
+    });
+    assert.equal(role.status, 201, JSON.stringify(role.body));
+    const limited = await create({ name: 'Key manager key', kind: 'organization', role_id: role.body.data.id });
+    assert.equal(limited.status, 201, JSON.stringify(limited.body));
+    const limitedToken = limited.body.data.attributes.token;
+    const escalation = await create({ name: 'Stronger key', kind: 'organization' }, limitedToken);
+    assert.equal(escalation.status, 403);
+    assert.equal(escalation.body.errors[0].code, 'PRIVILEGE_ESCALATION');
+    const same = await create({ name: 'Same role key', kind: 'organization', role_id: role.body.data.id }, limitedToken);
+    assert.equal(same.status, 201, 'a key may hand out what it holds');
+    const services = await api.request('GET', '/v1/services', { token: limitedToken });
+    assert.equal(services.status, 403, 'the role grants nothing on services');
+  });
+
   test('list filters and sorts', async () => {
     const suffix = Date.now().toString(36);
     await create({ name: `Filter team ${suffix}`, kind: 'team', group_id: `grp-${suffix}` });
-    await create({ name: `Filter org ${suffix}`, kind: 'organization', role_id: `role-${suffix}`, expires_at: inDays(2) });
+    const roleId = await seeded('/v1/roles');
+    await create({ name: `Filter org ${suffix}`, kind: 'organization', role_id: roleId, expires_at: inDays(2) });
     const names = async (query: string) =>
       (await get(`/v1/api_keys?${query}&page[size]=100`)).body.data.map((d: { attributes: { name: string } }) => d.attributes.name);
     assert.deepEqual(await names(`filter[group_ids]=grp-${suffix},nope`), [`Filter team ${suffix}`]);
-    assert.deepEqual(await names(`filter[role_id]=role-${suffix}`), [`Filter org ${suffix}`]);
+    assert.ok((await names(`filter[role_id]=${roleId}`)).includes(`Filter org ${suffix}`));
+    assert.ok(!(await names(`filter[role_id]=${roleId}`)).includes(`Filter team ${suffix}`));
     assert.deepEqual(await names(`filter[search]=filter (team|org) ${suffix}&sort=-name`), [`Filter team ${suffix}`, `Filter org ${suffix}`]);
     assert.deepEqual(await names(`filter[search]=${suffix}&filter[kind]=organization`), [`Filter org ${suffix}`]);
     assert.deepEqual(await names(`filter[search]=${suffix}&filter[expires_at][lt]=${inDays(3)}`), [`Filter org ${suffix}`]);
@@ -382,7 +412,8 @@ describe('API keys over HTTP', () => {
   });
 
   test('every change emits its event to the outbox, without the token, its hash or its prefix', async () => {
-    const created = await create({ name: 'Evented key', kind: 'organization', role_id: 'role-ev' });
+    const roleId = await seeded('/v1/roles');
+    const created = await create({ name: 'Evented key', kind: 'organization', role_id: roleId });
     const { id } = created.body.data;
     const first = created.body.data.attributes.token as string;
     await api.request('PATCH', `/v1/api_keys/${id}`, { token: org.token, body: apiKey({ description: 'events' }) });
@@ -400,7 +431,7 @@ describe('API keys over HTTP', () => {
       assert.equal(event.organization_id, org.organizationId);
       assert.equal(event.payload.id, id);
       assert.equal(event.payload.kind, 'organization');
-      assert.equal(event.payload.role_id, 'role-ev');
+      assert.equal(event.payload.role_id, roleId);
       assert.equal(event.actor.kind, 'api_key');
       const text = JSON.stringify(event);
       for (const secret of [first, second]) {

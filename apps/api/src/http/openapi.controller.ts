@@ -1,17 +1,110 @@
 import { Controller, Get } from '@nestjs/common';
 import { CATALOG_RESOURCES } from '@taproot/catalog';
-import { Public } from '@taproot/identity';
+import { apiKeySchema, onCallRoleSchema, Public, roleSchema } from '@taproot/identity';
 import { buildOpenApiDocument } from '@taproot/json-api';
 
 /** Every declared resource of the API, in the order the document lists them. */
-export const API_RESOURCES = [...CATALOG_RESOURCES];
+export const API_RESOURCES = [...CATALOG_RESOURCES.map((d) => d.schema), roleSchema, onCallRoleSchema, apiKeySchema];
+
+const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
+const errors = (description: string) => ({ description, ...doc('errors_list') });
+
+/** Operations beyond the declared CRUD: API key rotation and PATCH (reference: rotateApiKey). */
+const API_KEY_EXTRA = {
+  schemas: {
+    api_key_with_token_response: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: {
+          type: 'object',
+          required: ['id', 'type', 'attributes'],
+          properties: {
+            id: { type: 'string' },
+            type: { type: 'string', enum: ['api_keys'] },
+            attributes: {
+              allOf: [
+                { $ref: '#/components/schemas/api_key' },
+                { type: 'object', required: ['token'], properties: { token: { type: 'string', description: 'The token (only shown once)' } } },
+              ],
+            },
+          },
+        },
+      },
+    },
+    rotate_api_key: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: {
+          type: 'object',
+          required: ['type', 'attributes'],
+          properties: {
+            type: { type: 'string', enum: ['api_keys'] },
+            attributes: {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                expires_at: { type: 'string', format: 'date-time', nullable: true },
+                grace_period_minutes: { type: 'integer', minimum: 0, maximum: 1440, default: 1440 },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  paths: {
+    '/v1/api_keys': {
+      post: {
+        operationId: 'createApiKey',
+        summary: 'Creates an API key; the token is in this response only',
+        tags: ['ApiKeys'],
+        requestBody: { required: true, ...doc('new_api_key') },
+        responses: {
+          '201': { description: 'API key created', ...doc('api_key_with_token_response') },
+          '400': errors('malformed request'),
+          '401': errors('unauthorized'),
+          '403': errors('forbidden'),
+          '415': errors('request body is not application/vnd.api+json'),
+          '422': errors('invalid'),
+        },
+      },
+    },
+    '/v1/api_keys/{id}': {
+      patch: {
+        operationId: 'patchApiKey',
+        summary: 'Update an API key (same as PUT)',
+        tags: ['ApiKeys'],
+        requestBody: { required: true, ...doc('update_api_key') },
+        responses: { '200': { description: 'API key updated', ...doc('api_key_response') }, '404': errors('not found'), '422': errors('invalid') },
+      },
+    },
+    '/v1/api_keys/{id}/rotate': {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      post: {
+        operationId: 'rotateApiKey',
+        summary: 'Rotate an API key (self only); the old token works until grace_period_ends_at (default 24 h)',
+        tags: ['ApiKeys'],
+        requestBody: { required: false, ...doc('rotate_api_key') },
+        responses: {
+          '200': { description: 'API key rotated; the new token is shown once', ...doc('api_key_with_token_response') },
+          '403': errors('a key may only rotate itself'),
+          '404': errors('not found'),
+          '422': errors('invalid'),
+        },
+      },
+    },
+  },
+};
 
 let cached: object | undefined;
 /** Built once per process: the declarations do not change at run time. */
 export function apiDocument(): object {
   cached ??= buildOpenApiDocument(
-    API_RESOURCES.map((d) => d.schema),
+    API_RESOURCES,
     { title: 'Taproot API', version: '1.0.0' },
+    API_KEY_EXTRA,
   );
   return cached;
 }

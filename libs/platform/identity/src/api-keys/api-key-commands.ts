@@ -6,7 +6,10 @@ import { domainEvent, topicOf, UnitOfWork, type DomainEvent } from '@taproot/mes
 import { PG_ERRORS, pgErrorCode } from '@taproot/persistence';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { PermissionResolver } from '../permissions/permission-resolver';
+import { covers } from '../permissions/permission-set';
 import { actorOf, type Principal } from '../principal/principal';
+import { assertAssignableRoles } from '../roles/role-assignment';
 import { generateApiKeyToken, hashToken, tokenPrefix } from './api-key-token';
 import { ApiKeyReader } from './api-key-reader';
 import { graceEnd, invalidAttribute, parseExpiry, scopeOfNewKey } from './api-key-rules';
@@ -119,20 +122,29 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Organization-wide keys carry the widest permissions (reference: "Requires owner or admin
- * role"). Until roles land (parallel change), the rule is: an organization key, or a user
- * whose `users.role` is owner or admin. A team key never creates one.
+ * Organization-wide keys act with the roles they are given (none: full access). Each role must
+ * be one of the organization's, and the caller must already hold everything the new key would
+ * grant: a key can never mint a stronger one. Team keys never create organization keys.
  */
-async function assertMayCreateOrganizationKey(manager: EntityManager, principal: Principal): Promise<void> {
-  if (principal.kind === 'global') return;
-  if (principal.userId !== null) {
-    const [user] = await manager.query('SELECT role FROM users WHERE id = $1 AND organization_id = $2', [
-      principal.userId,
-      principal.organizationId,
-    ]);
-    if (user && (user.role === 'owner' || user.role === 'admin')) return;
+async function assertMayGrant(manager: EntityManager, principal: Principal, attributes: Record<string, unknown>): Promise<void> {
+  if (principal.kind === 'team') {
+    throw JsonApiError.of(403, 'Forbidden', 'A team API key cannot create an organization API key', 'FORBIDDEN');
   }
-  throw JsonApiError.of(403, 'Forbidden', 'Creating an organization API key requires an organization key or an owner or admin user', 'FORBIDDEN');
+  const granted = await assertAssignableRoles(manager, principal.organizationId, {
+    roleId: (attributes.role_id as string | null | undefined) ?? null,
+    onCallRoleId: (attributes.on_call_role_id as string | null | undefined) ?? null,
+  });
+  const caller = await new PermissionResolver(manager.connection).resolve(principal);
+  if (!covers(caller, granted) && !(await isOwner(manager, principal))) {
+    throw JsonApiError.of(403, 'Forbidden', 'The new key would hold permissions the caller does not have', 'PRIVILEGE_ESCALATION');
+  }
+}
+
+/** The organization's owner may hand out full access; nobody else holds more than their roles. */
+async function isOwner(manager: EntityManager, principal: Principal): Promise<boolean> {
+  if (principal.userId === null) return false;
+  const [user] = await manager.query('SELECT role FROM users WHERE id = $1 AND organization_id = $2', [principal.userId, principal.organizationId]);
+  return user?.role === 'owner';
 }
 
 export class CreateApiKeyCommand {
@@ -208,7 +220,7 @@ export class CreateApiKeyHandler extends ApiKeyChangeHandler<CreateApiKeyCommand
     const kind = attributes.kind as ApiKeyKind;
     const expiresAt = parseExpiry(attributes.expires_at, now);
     const scope = scopeOfNewKey(kind, attributes, principal);
-    if (kind === 'organization') await assertMayCreateOrganizationKey(manager, principal);
+    if (kind === 'organization') await assertMayGrant(manager, principal, attributes);
     const token = generateApiKeyToken();
     const [row] = await uniqueName(() =>
       manager.query(

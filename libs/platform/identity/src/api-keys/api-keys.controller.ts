@@ -1,3 +1,4 @@
+import { RequirePermission } from '../permissions/require-permission';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { JsonApiError, parseResourcePayload, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
@@ -50,17 +51,20 @@ export class ApiKeysController {
   ) {}
 
   @Get()
+  @RequirePermission('api_keys', 'read')
   list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery): Promise<CollectionDocument> {
     return this.queries.execute(new ListApiKeysQuery(principal.organizationId, query));
   }
 
   @Get(':id')
+  @RequirePermission('api_keys', 'read')
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
     return this.queries.execute(new GetApiKeyQuery(principal.organizationId, id));
   }
 
   /** 201 `api_key_with_token_response`: the only time this token is shown. */
   @Post()
+  @RequirePermission('api_keys', 'create')
   @HttpCode(201)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<SingleDocument> {
     const { attributes } = parseResourcePayload(newApiKeySchema, body, 'create');
@@ -69,6 +73,7 @@ export class ApiKeysController {
   }
 
   @Put(':id')
+  @RequirePermission('api_keys', 'update')
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
     const result: ApiKeyResult = await this.commands.execute(new UpdateApiKeyCommand(principal, id, parseUpdate(body)));
     return apiKeyDocument(result);
@@ -76,12 +81,14 @@ export class ApiKeysController {
 
   /** Same as PUT (the spec asks for PATCH beside the reference's PUT). */
   @Patch(':id')
+  @RequirePermission('api_keys', 'update')
   patch(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
     return this.update(principal, id, body);
   }
 
   /** Revokes the key: 200 with the revoked key, its token answers 401 from now on. */
   @Delete(':id')
+  @RequirePermission('api_keys', 'delete')
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
     const result: ApiKeyResult = await this.commands.execute(new DeleteApiKeyCommand(principal, id));
     return apiKeyDocument(result);
