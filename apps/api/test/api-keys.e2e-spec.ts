@@ -239,7 +239,7 @@ describe('API keys over HTTP', () => {
     assert.deepEqual(await names(`filter[search]=${suffix}&filter[expires_at][lt]=${inDays(3)}`), [`Filter org ${suffix}`]);
     const all = await get('/v1/api_keys?filter[kind]=personal&page[size]=100');
     assert.ok(all.body.data.every((d: { attributes: { kind: string } }) => d.attributes.kind === 'personal'));
-    const [{ id: ownerId }] = await api.runtime.dataSource.query('SELECT user_id AS id FROM api_keys WHERE organization_id = $1 AND kind = $2 LIMIT 1', [
+    const [{ id: ownerId }] = await api.runtime.dataSource.query('SELECT user_id AS id FROM api_keys WHERE organization_id = $1 AND kind = $2 AND user_id IS NOT NULL ORDER BY created_at LIMIT 1', [
       org.organizationId,
       'global',
     ]);

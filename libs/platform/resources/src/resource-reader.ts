@@ -1,15 +1,13 @@
 import {
-  buildLinksAndMeta,
-  buildListSql,
   JsonApiError,
-  pageFromRows,
+  listDocument,
   parseListQuery,
   toResourceObject,
   type CollectionDocument,
   type ResourceSchema,
   type SingleDocument,
 } from '@taproot/json-api';
-import { PG_ERRORS, pgErrorCode, quoteIdent } from '@taproot/persistence';
+import { quoteIdent } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
 import { isUuid } from './resource-writer';
 
@@ -25,32 +23,9 @@ export class ResourceReader {
     private readonly cursorSecret: string,
   ) {}
 
-  async list(schema: ResourceSchema, organizationId: string, query: FlatQuery): Promise<CollectionDocument> {
+  list(schema: ResourceSchema, organizationId: string, query: FlatQuery): Promise<CollectionDocument> {
     const q = parseListQuery(schema, query, { cursorSecret: this.cursorSecret });
-    const sql = buildListSql(schema, q, organizationId);
-    try {
-      const [rows, countRows] = await Promise.all([
-        this.dataSource.query(sql.dataSql, sql.dataParams) as Promise<Record<string, unknown>[]>,
-        this.dataSource.query(sql.countSql, sql.countParams) as Promise<{ count: number }[]>,
-      ]);
-      const page = pageFromRows(schema, q, rows, { cursorSecret: this.cursorSecret });
-      const { links, meta } = buildLinksAndMeta({
-        basePath: schema.path,
-        query,
-        q,
-        totalCount: countRows[0]?.count ?? 0,
-        hasNext: page.hasNext,
-        nextCursor: page.nextCursor,
-        prevCursor: page.prevCursor,
-      });
-      return { data: page.rows.map((row) => toResourceObject(schema, row)), links, meta };
-    } catch (error) {
-      // The search pattern is compiled by Postgres; a pattern it rejects is the client's error.
-      if (pgErrorCode(error) === PG_ERRORS.invalidRegularExpression) {
-        throw JsonApiError.badParameter('filter[search]', `filter[search] is not a valid regular expression: ${(error as Error).message}`);
-      }
-      throw error;
-    }
+    return listDocument({ db: this.dataSource, schema, q, query, organizationId, cursorSecret: this.cursorSecret });
   }
 
   async get(schema: ResourceSchema, organizationId: string, id: string): Promise<SingleDocument> {

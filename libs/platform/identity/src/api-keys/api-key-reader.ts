@@ -1,8 +1,6 @@
 import {
-  buildLinksAndMeta,
-  buildListSql,
   JsonApiError,
-  pageFromRows,
+  listDocument,
   parseListQuery,
   toResourceObject,
   type CollectionDocument,
@@ -10,7 +8,6 @@ import {
   type ListFilter,
   type SingleDocument,
 } from '@taproot/json-api';
-import { PG_ERRORS, pgErrorCode } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
 import { apiKeyListSchema, apiKeySchema } from './api-key.schema';
 
@@ -24,9 +21,7 @@ function booleanParameter(name: string, value: string): boolean {
 
 /**
  * Reads of `/v1/api_keys` over `api_keys_view` (live keys, no token material), scoped by the
- * organization. The same steps as the generic resource reader (which this platform lib cannot
- * import: `@taproot/resources` depends on `@taproot/identity`), plus the list's
- * clock-dependent `filter[active]` / `filter[expired]`.
+ * organization, with the list's clock-dependent `filter[active]` / `filter[expired]`.
  */
 export class ApiKeyReader {
   constructor(
@@ -48,30 +43,15 @@ export class ApiKeyReader {
       });
     if (q.extra.active !== undefined) expiredWanted('active', !booleanParameter('active', q.extra.active));
     if (q.extra.expired !== undefined) expiredWanted('expired', booleanParameter('expired', q.extra.expired));
-    const sql = buildListSql(schema, { ...q, filters: [...q.filters, ...extra] }, organizationId);
-    try {
-      const [rows, countRows] = await Promise.all([
-        this.dataSource.query(sql.dataSql, sql.dataParams) as Promise<Record<string, unknown>[]>,
-        this.dataSource.query(sql.countSql, sql.countParams) as Promise<{ count: number }[]>,
-      ]);
-      const page = pageFromRows(schema, q, rows, { cursorSecret: this.cursorSecret });
-      const { links, meta } = buildLinksAndMeta({
-        basePath: schema.path,
-        query,
-        q,
-        totalCount: countRows[0]?.count ?? 0,
-        hasNext: page.hasNext,
-        nextCursor: page.nextCursor,
-        prevCursor: page.prevCursor,
-      });
-      // Serialized through the served declaration: filter-only columns never leave.
-      return { data: page.rows.map((row) => toResourceObject(apiKeySchema, row)), links, meta };
-    } catch (error) {
-      if (pgErrorCode(error) === PG_ERRORS.invalidRegularExpression) {
-        throw JsonApiError.badParameter('filter[search]', `filter[search] is not a valid regular expression: ${(error as Error).message}`);
-      }
-      throw error;
-    }
+    return listDocument({
+      db: this.dataSource,
+      schema,
+      serializeAs: apiKeySchema,
+      q: { ...q, filters: [...q.filters, ...extra] },
+      query,
+      organizationId,
+      cursorSecret: this.cursorSecret,
+    });
   }
 
   async get(organizationId: string, id: string): Promise<SingleDocument> {

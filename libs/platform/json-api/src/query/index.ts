@@ -2,3 +2,4 @@ export * from './cursor';
 export * from './list-query';
 export * from './list-sql';
 export * from './pagination';
+export * from './list-document';
