@@ -27,6 +27,10 @@ export interface TaprootConfig {
   /** Per API key per sliding minute (spec, Limits: 3000; see docs/decisions/0001). */
   rateLimitReadsPerMinute: number;
   rateLimitWritesPerMinute: number;
+  /** OAuth access tokens are accepted when all three are set (the auth app's issuer). */
+  oauthIssuer: string | null;
+  oauthAudience: string | null;
+  oauthJwksUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -47,6 +51,12 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
 function optional(env: Env, name: string): string | null {
   const raw = env[name]?.trim();
   return raw ? raw : null;
+}
+
+function url(env: Env, name: string): string | null {
+  const raw = optional(env, name);
+  if (raw && !/^https?:\/\/\S+$/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -85,6 +95,9 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     relayPollMs: int(env, 'RELAY_POLL_MS', 250, 10, 60000),
     rateLimitReadsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 3000, 1, 10_000_000),
     rateLimitWritesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 3000, 1, 10_000_000),
+    oauthIssuer: optional(env, 'OAUTH_ISSUER'),
+    oauthAudience: optional(env, 'OAUTH_AUDIENCE'),
+    oauthJwksUrl: url(env, 'OAUTH_JWKS_URL'),
   };
 }
 

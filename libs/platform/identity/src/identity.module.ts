@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { CLOCK, type Clock } from '@taproot/config';
+import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import { DataSource } from 'typeorm';
 import { ApiKeyVerifier } from './api-keys/api-key-verifier';
+import { ACCESS_TOKEN_VERIFIER, JwtAccessTokenVerifier, noAccessTokens, type AccessTokenVerifier } from './oauth/access-token-verifier';
 import { ApiKeyUsageTracker } from './api-keys/api-key-usage';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BearerAuthGuard } from './principal/bearer-auth.guard';
@@ -22,6 +23,14 @@ import { RateLimiter } from './rate-limits/rate-limiter';
     },
     { provide: RateLimiter, useFactory: (ds: DataSource, clock: Clock) => new RateLimiter(ds, clock), inject: [DataSource, CLOCK] },
     // Global guards run in this order: who is calling, then how often.
+    {
+      provide: ACCESS_TOKEN_VERIFIER,
+      useFactory: (ds: DataSource, clock: Clock, config: TaprootConfig): AccessTokenVerifier =>
+        config.oauthIssuer && config.oauthAudience && config.oauthJwksUrl
+          ? new JwtAccessTokenVerifier(ds, { issuer: config.oauthIssuer, audience: config.oauthAudience, keys: new URL(config.oauthJwksUrl), clock })
+          : noAccessTokens,
+      inject: [DataSource, CLOCK, TAPROOT_CONFIG],
+    },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     // Then what it may do: routes marked `@RequirePermission` answer 403 without it.

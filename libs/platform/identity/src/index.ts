@@ -21,3 +21,4 @@ export * from './permissions';
 export * from './roles';
 import { Roles1732300000500 } from './migrations/1732300000500-roles';
 IDENTITY_MIGRATIONS.push(Roles1732300000500);
+export * from './oauth/access-token-verifier';

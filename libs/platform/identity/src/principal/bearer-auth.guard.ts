@@ -1,7 +1,8 @@
-import { createParamDecorator, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JsonApiError } from '@taproot/json-api';
 import { ApiKeyVerifier } from '../api-keys/api-key-verifier';
+import { ACCESS_TOKEN_VERIFIER, type AccessTokenVerifier } from '../oauth/access-token-verifier';
 import type { Principal } from './principal';
 
 const PUBLIC_ROUTE = 'taproot:public';
@@ -27,6 +28,7 @@ export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeyVerifier,
+    @Inject(ACCESS_TOKEN_VERIFIER) private readonly accessTokens: AccessTokenVerifier,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,7 +38,8 @@ export class BearerAuthGuard implements CanActivate {
     if (typeof header !== 'string' || header.trim() === '') throw unauthorized('The Authorization header is missing');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
-    const principal = await this.apiKeys.verify(match[1]);
+    // The client does not say which kind of token it sends: API keys first, then OAuth.
+    const principal = (await this.apiKeys.verify(match[1])) ?? (await this.accessTokens.verify(match[1]));
     if (!principal) throw unauthorized('The token is unknown, revoked or expired');
     request.principal = principal;
     return true;

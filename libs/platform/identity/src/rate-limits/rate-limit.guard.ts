@@ -31,7 +31,9 @@ export class RateLimitGuard implements CanActivate {
     if (!principal) return true;
     const kind = READS.has(request.method.toUpperCase()) ? 'read' : 'write';
     const limit = kind === 'read' ? this.config.rateLimitReadsPerMinute : this.config.rateLimitWritesPerMinute;
-    const subject = principal.apiKeyId ? `key:${principal.apiKeyId}` : `user:${principal.organizationId}:${principal.userId}`;
+    // Per API key; an OAuth token counts against its client and user together.
+    const clientId = (principal as { clientId?: string | null }).clientId ?? 'none';
+    const subject = principal.apiKeyId ? `key:${principal.apiKeyId}` : `oauth:${clientId}:${principal.organizationId}:${principal.userId}`;
     const decision = await this.limiter.hit(`${subject}:${kind}`, limit);
     if (!decision.allowed) throw new RateLimitExceededError(decision);
     const reply = http.getResponse<HeaderReply>();
