@@ -5,7 +5,7 @@ import type { Logger } from '@taproot/config';
 import { DataSource } from 'typeorm';
 
 /** Contexts whose events the dispatcher will turn into webhook deliveries. */
-export const DISPATCHED_CONTEXTS = ['catalog', 'incidents', 'alerting', 'on-call', 'status-pages'];
+export const DISPATCHED_CONTEXTS = ['identity', 'catalog', 'incidents', 'alerting', 'on-call', 'status-pages'];
 export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
 
 /**
