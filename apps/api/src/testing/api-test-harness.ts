@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { createLogger, loadConfig, type Clock } from '@taproot/config';
 import { createOrganization } from '@taproot/identity';
@@ -16,6 +17,8 @@ export interface TestOrganization {
 export interface TestApi {
   url: string;
   runtime: Runtime;
+  /** The Nest app (its Fastify instance lists the registered routes). */
+  app: NestFastifyApplication;
   /** A fresh tenant per test, so tests never see each other's rows. */
   newOrganization(): Promise<TestOrganization>;
   request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
@@ -74,6 +77,7 @@ export async function startTestApi(opts: { databaseUrl?: string; kafkaBrokers?: 
   return {
     url: app.url,
     runtime,
+    app: app.app,
     request,
     newOrganization: () =>
       runtime.dataSource.transaction(async (m) => {

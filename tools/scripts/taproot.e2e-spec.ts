@@ -1,0 +1,185 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '@taproot/persistence';
+
+const root = resolve(__dirname, '..', '..');
+const script = (name: string) => [process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/scripts', name)]] as const;
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run --silent taproot -- <args>` as an operator runs it. */
+function taproot(args: string[], env: Record<string, string>): Promise<Ran> {
+  const [cmd, base] = script('taproot.ts');
+  const child = spawn(cmd, [...base, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((done) => child.once('close', (code) => done({ code, stdout, stderr })));
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  api: string;
+}
+
+/** `npm start` on a data dir (as in start.e2e-spec.ts). */
+async function start(env: Record<string, string>): Promise<Started> {
+  const port = await freePort();
+  let out = '';
+  const [cmd, base] = script('start.ts');
+  const child = spawn(cmd, [...base], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      AUTH_PORT: String(await freePort()),
+      DISPATCHER_PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const api = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${out}`);
+    if (await fetch(`${api}/readyz`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) throw new Error(`api not ready within 90 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { child, output: () => out, api };
+}
+
+function stop(s: Started): Promise<number | null> {
+  return new Promise((done) => {
+    s.child.once('exit', (code) => done(code));
+    s.child.kill('SIGTERM');
+  });
+}
+
+const get = (url: string, token: string) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
+const names = async (res: Response) => ((await res.json()) as { data: { attributes: { name: string } }[] }).data.map((d) => d.attributes.name);
+
+function parseJsonOutput(ran: Ran): { organization_id: string; api_key: string } {
+  assert.equal(ran.code, 0, ran.stderr);
+  const lines = ran.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `stdout must be exactly one JSON object, got:\n${ran.stdout}`);
+  const doc = JSON.parse(lines[0]);
+  assert.deepEqual(Object.keys(doc).sort(), ['api_key', 'organization_id']);
+  assert.match(doc.organization_id, /^[0-9a-f-]{36}$/);
+  assert.match(doc.api_key, /^tpr_[A-Za-z0-9]{40}$/);
+  return doc;
+}
+
+describe('npm run taproot', () => {
+  const dirs: string[] = [];
+  const newEnv = async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'taproot-cli-'));
+    dirs.push(dir);
+    return { DATA_DIR: join(dir, 'data'), EMBEDDED_POSTGRES_PORT: String(await freePort()) };
+  };
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  test('org create with the server stopped: embedded PostgreSQL started and stopped, the key works on the next npm start', async () => {
+    const env = await newEnv();
+    const bootstrap = 'tk_cli_bootstrap_0123456789';
+    // A first organization with data, then a clean stop.
+    const first = await start({ ...env, BOOTSTRAP_API_KEY: bootstrap });
+    try {
+      const created = await fetch(`${first.api}/v1/services`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bootstrap}`, 'content-type': 'application/vnd.api+json' },
+        body: JSON.stringify({ data: { type: 'services', attributes: { name: 'Checkout' } } }),
+      });
+      assert.equal(created.status, 201);
+    } finally {
+      assert.equal(await stop(first), 0, first.output());
+    }
+
+    const ran = await taproot(['org', 'create', '--name', 'Second org', '--owner-email', 'ops@second.test', '--json'], env);
+    const org = parseJsonOutput(ran);
+    assert.match(ran.stderr, /starting the embedded PostgreSQL/);
+    assert.match(ran.stderr, /embedded PostgreSQL stopped/);
+    assert.ok(!ran.stderr.includes(org.api_key), 'the key goes to stdout only');
+
+    // The data dir was left clean: npm start comes up on it and accepts the key.
+    const second = await start(env);
+    try {
+      const mine = await get(`${second.api}/v1/services`, org.api_key);
+      assert.equal(mine.status, 200);
+      assert.deepEqual(await names(mine), [], 'the new organization sees nothing of the first');
+      assert.deepEqual(await names(await get(`${second.api}/v1/services`, bootstrap)), ['Checkout']);
+    } finally {
+      assert.equal(await stop(second), 0, second.output());
+    }
+  });
+
+  test('org create while npm start runs: connects to the running server, the key is accepted at once', async () => {
+    const env = await newEnv();
+    const s = await start({ ...env, BOOTSTRAP_API_KEY: 'tk_cli_running_0123456789' });
+    try {
+      const ran = await taproot(['org', 'create', '--name', 'Live org', '--json'], env);
+      const org = parseJsonOutput(ran);
+      assert.match(ran.stderr, /connecting to the running embedded PostgreSQL/);
+      const res = await get(`${s.api}/v1/services`, org.api_key);
+      assert.equal(res.status, 200);
+      assert.deepEqual(await names(res), []);
+
+      // Human-readable output without --json; the running server is left untouched.
+      const text = await taproot(['org', 'create', '--name', 'Text org'], env);
+      assert.equal(text.code, 0, text.stderr);
+      const key = /(tpr_[A-Za-z0-9]{40})/.exec(text.stdout)?.[1];
+      assert.ok(key, text.stdout);
+      assert.match(text.stdout, /Created organization "Text org"/);
+      assert.equal((await get(`${s.api}/v1/severities`, key)).status, 200);
+      assert.equal((await fetch(`${s.api}/readyz`)).status, 200);
+    } finally {
+      assert.equal(await stop(s), 0, s.output());
+    }
+  });
+
+  test('bad usage exits 2 with a message on stderr; --help lists the commands', async () => {
+    const env = await newEnv();
+    const cases: [string[], RegExp][] = [
+      [[], /no command given/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+      [['org'], /org needs a sub-command/],
+      [['org', 'delete'], /unknown command "org delete"/],
+      [['org', 'create'], /needs --name/],
+      [['org', 'create', '--name'], /--name needs a value/],
+      [['org', 'create', '--name', '  '], /needs --name/],
+      [['org', 'create', '--name', 'x', '--colour', 'red'], /unknown option --colour/],
+      [['org', 'create', '--name', 'x', '--owner-email', 'nope'], /--owner-email must be an email/],
+    ];
+    for (const [args, message] of cases) {
+      const ran = await taproot(args, env);
+      assert.equal(ran.code, 2, `${args.join(' ')}: ${ran.stderr}`);
+      assert.match(ran.stderr, message, args.join(' '));
+      assert.match(ran.stderr, /Usage:/);
+      assert.equal(ran.stdout, '', 'nothing on stdout');
+    }
+    const bad = await taproot(['org', 'create', '--name', 'x'], { ...env, EMBEDDED_POSTGRES_PORT: 'five' });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /EMBEDDED_POSTGRES_PORT must be an integer/);
+
+    const help = await taproot(['--help'], env);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /org create --name <name>/);
+  });
+});

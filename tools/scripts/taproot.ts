@@ -1,0 +1,222 @@
+/**
+ * `npm run taproot -- <command>`: operator commands against the same database as `npm start`.
+ *
+ *   DATABASE_URL set   -> that server.
+ *   otherwise          -> the embedded PostgreSQL under DATA_DIR: if `npm start` is running on it
+ *                         (a live postmaster.pid in <DATA_DIR>/postgres that accepts a connection),
+ *                         the CLI connects to it; else it starts the embedded server on that data
+ *                         directory, migrates, does the work and stops it cleanly.
+ *
+ * Results go to stdout (one JSON object with `--json`); progress and errors go to stderr.
+ * Exit codes: 0 done, 1 failed, 2 bad usage or configuration.
+ */
+import 'reflect-metadata';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { ALL_MIGRATIONS } from '@taproot/api';
+import { ConfigError, loadConfig, type TaprootConfig } from '@taproot/config';
+import { createOrganization } from '@taproot/identity';
+import { createDataSource, runMigrations, startEmbeddedPostgres } from '@taproot/persistence';
+
+const USAGE = `Usage: npm run --silent taproot -- <command> [options]
+
+Commands:
+  org create --name <name> [--owner-email <email>] [--json]
+      Creates an organization with its owner user and a global API key. Prints the
+      organization id and the key (shown only once). --json prints exactly one JSON object
+      {"organization_id": "...", "api_key": "..."} on stdout.
+  help, --help
+      Shows this text.
+
+The database is the one \`npm start\` uses: DATABASE_URL if set, otherwise the embedded
+PostgreSQL under DATA_DIR (default .data), whether or not \`npm start\` is running.
+`;
+
+class UsageError extends Error {}
+
+const progress = (message: string) => process.stderr.write(`taproot: ${message}\n`);
+
+interface OrgCreate {
+  command: 'org create';
+  name: string;
+  ownerEmail: string;
+  json: boolean;
+}
+type Command = OrgCreate | { command: 'help' };
+
+/** Parses `--flag value`, `--flag=value` and boolean `--json`; anything unknown is a usage error. */
+function parseArgs(argv: string[]): Command {
+  if (argv.length === 0) throw new UsageError('no command given');
+  if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) return { command: 'help' };
+  const [group, action, ...rest] = argv;
+  if (group !== 'org') throw new UsageError(`unknown command "${group}"`);
+  if (action !== 'create') throw new UsageError(action ? `unknown command "org ${action}"` : 'org needs a sub-command (create)');
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
+    if (!m) throw new UsageError(`unexpected argument "${arg}"`);
+    const [, flag, inline] = m;
+    if (flag === 'json') {
+      if (inline !== undefined) throw new UsageError('--json takes no value');
+      flags.json = true;
+    } else if (flag === 'name' || flag === 'owner-email') {
+      const value = inline ?? rest[++i];
+      if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`--${flag} needs a value`);
+      flags[flag] = value;
+    } else {
+      throw new UsageError(`unknown option --${flag}`);
+    }
+  }
+  const name = typeof flags.name === 'string' ? flags.name.trim() : '';
+  if (!name) throw new UsageError('org create needs --name <name>');
+  if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
+  const ownerEmail = typeof flags['owner-email'] === 'string' ? flags['owner-email'].trim() : 'owner@taproot.local';
+  if (!/^[^\s@]+@[^\s@]+$/.test(ownerEmail)) throw new UsageError(`--owner-email must be an email address, got "${ownerEmail}"`);
+  return { command: 'org create', name, ownerEmail, json: flags.json === true };
+}
+
+interface Database {
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/** The embedded server `npm start` may be running on this data dir: its port when it answers. */
+async function runningEmbeddedPort(dir: string, fallbackPort: number): Promise<number | null> {
+  const pidFile = join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]) || fallbackPort;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  };
+  if (!Number.isInteger(pid) || pid <= 0 || !alive()) return null; // stale file: PostgreSQL replaces it
+  // The server may still be starting (or stopping): give it a few seconds to answer.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const client = new Client({ connectionString: embeddedUrl(port, 'postgres'), connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.end();
+      return port;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (!alive()) return null;
+      if (Date.now() > deadline) {
+        throw new Error(`a PostgreSQL server (pid ${pid}) holds ${dir} but does not answer on 127.0.0.1:${port}: ${String(error)}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+// The embedded server's fixed loopback credentials (libs/platform/persistence, embedded-postgres.ts).
+const embeddedUrl = (port: number, database = 'taproot') => `postgres://taproot:taproot@127.0.0.1:${port}/${database}`;
+
+async function openDatabase(config: TaprootConfig): Promise<Database> {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const fn of closers.reverse()) await fn().catch((error) => progress(`shutdown step failed: ${String(error)}`));
+  };
+  try {
+    let url = config.databaseUrl;
+    if (url) {
+      progress('using DATABASE_URL');
+    } else {
+      const dir = join(config.dataDir, 'postgres');
+      const port = await runningEmbeddedPort(dir, config.embeddedPostgresPort);
+      if (port !== null) {
+        progress(`connecting to the running embedded PostgreSQL on port ${port} (${dir})`);
+        url = embeddedUrl(port);
+      } else {
+        progress(`starting the embedded PostgreSQL on ${dir}`);
+        const pg = await startEmbeddedPostgres({
+          dir,
+          port: config.embeddedPostgresPort,
+          log: (line) => (config.logLevel === 'debug' || config.logLevel === 'trace') && progress(`postgres: ${line}`),
+        });
+        closers.push(async () => {
+          await pg.stop();
+          progress('embedded PostgreSQL stopped');
+        });
+        url = pg.url;
+      }
+    }
+    const dataSource = createDataSource({ url, entities: [], migrations: ALL_MIGRATIONS, poolSize: 2, applicationName: 'taproot-cli' });
+    await dataSource.initialize();
+    closers.push(() => dataSource.destroy());
+    const applied = await runMigrations(dataSource);
+    if (applied.length > 0) progress(`migrations applied: ${applied.length}`);
+    return { dataSource, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function orgCreate(db: Database, cmd: OrgCreate): Promise<void> {
+  const created = await db.dataSource.transaction((m) => createOrganization(m, { name: cmd.name, ownerEmail: cmd.ownerEmail }));
+  if (cmd.json) {
+    process.stdout.write(`${JSON.stringify({ organization_id: created.organizationId, api_key: created.token })}\n`);
+  } else {
+    process.stdout.write(
+      `Created organization "${cmd.name}" (${created.organizationId}), owner ${cmd.ownerEmail}.\n` +
+        `Its API key is shown only once:\n\n    ${created.token}\n\n`,
+    );
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let cmd: Command;
+  let config: TaprootConfig;
+  try {
+    cmd = parseArgs(argv);
+    if (cmd.command === 'help') {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`taproot: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`taproot: configuration error: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  let db: Database;
+  try {
+    db = await openDatabase(config);
+  } catch (error) {
+    progress(`could not open the database: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  try {
+    await orgCreate(db, cmd);
+    return 0;
+  } catch (error) {
+    progress(`org create failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`taproot: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
