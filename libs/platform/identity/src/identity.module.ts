@@ -11,10 +11,12 @@ import { PermissionGuard } from './permissions/permission.guard';
 import { PermissionResolver } from './permissions/permission-resolver';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimiter } from './rate-limits/rate-limiter';
+import { TeamsModule } from './teams/teams.module';
+import { UsersModule } from './users/users.module';
 
 /** Authentication and rate limits for every route of the app that imports it (opt out with `@Public()`). */
 @Module({
-  imports: [ApiKeysModule],
+  imports: [ApiKeysModule, UsersModule, TeamsModule],
   providers: [
     {
       provide: ApiKeyVerifier,

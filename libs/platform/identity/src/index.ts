@@ -22,3 +22,7 @@ export * from './roles';
 import { Roles1732300000500 } from './migrations/1732300000500-roles';
 IDENTITY_MIGRATIONS.push(Roles1732300000500);
 export * from './oauth/access-token-verifier';
+export * from './users';
+export * from './teams';
+import { UsersAndTeams1732300000600 } from './migrations/1732300000600-users-and-teams';
+IDENTITY_MIGRATIONS.push(UsersAndTeams1732300000600);

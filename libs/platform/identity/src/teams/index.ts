@@ -1,0 +1,3 @@
+export { teamSchema, MEMBERSHIP_ATTRIBUTES } from './team.schema';
+export { TeamsModule } from './teams.module';
+export { GROUP_EVENTS } from './teams.service';
