@@ -1,7 +1,6 @@
 import {
   JsonApiError,
   listDocument,
-  parseListQuery,
   toResourceObject,
   type CollectionDocument,
   type ResourceSchema,
@@ -24,8 +23,7 @@ export class ResourceReader {
   ) {}
 
   list(schema: ResourceSchema, organizationId: string, query: FlatQuery): Promise<CollectionDocument> {
-    const q = parseListQuery(schema, query, { cursorSecret: this.cursorSecret });
-    return listDocument({ db: this.dataSource, schema, q, query, organizationId, cursorSecret: this.cursorSecret });
+    return listDocument({ db: this.dataSource, schema, query, organizationId, cursorSecret: this.cursorSecret });
   }
 
   async get(schema: ResourceSchema, organizationId: string, id: string): Promise<SingleDocument> {

@@ -4,7 +4,6 @@ import {
   isJsonAttribute,
   JsonApiError,
   listDocument,
-  parseListQuery,
   toResourceObject,
   type CollectionDocument,
   type ErrorObject,
@@ -90,8 +89,7 @@ export class TeamsService {
   }
 
   list(organizationId: string, query: FlatQuery): Promise<CollectionDocument> {
-    const parsed = parseListQuery(teamSchema, query, { cursorSecret: this.cursorSecret });
-    return listDocument({ db: this.dataSource, schema: teamSchema, q: parsed, query, organizationId, cursorSecret: this.cursorSecret });
+    return listDocument({ db: this.dataSource, schema: teamSchema, query, organizationId, cursorSecret: this.cursorSecret });
   }
 
   async get(organizationId: string, id: string): Promise<SingleDocument> {

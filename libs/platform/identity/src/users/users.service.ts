@@ -3,7 +3,6 @@ import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/
 import {
   JsonApiError,
   listDocument,
-  parseListQuery,
   toResourceObject,
   type CollectionDocument,
   type FlatQuery,
@@ -47,8 +46,7 @@ export class UsersService {
   }
 
   list(organizationId: string, query: FlatQuery): Promise<CollectionDocument> {
-    const q = parseListQuery(userSchema, query, { cursorSecret: this.cursorSecret });
-    return listDocument({ db: this.dataSource, schema: userSchema, q, query, organizationId, cursorSecret: this.cursorSecret });
+    return listDocument({ db: this.dataSource, schema: userSchema, query, organizationId, cursorSecret: this.cursorSecret });
   }
 
   async get(organizationId: string, id: string, manager: EntityManager | DataSource = this.dataSource): Promise<SingleDocument> {

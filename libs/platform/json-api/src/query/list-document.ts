@@ -2,7 +2,7 @@ import type { CollectionDocument } from '../document/documents';
 import { toResourceObject } from '../document/documents';
 import { JsonApiError } from '../errors/json-api-error';
 import type { ResourceSchema } from '../resource/resource-schema';
-import type { FlatQuery, ListQuery } from './list-query';
+import { parseListQuery, type FlatQuery, type ListQuery } from './list-query';
 import { buildListSql, pageFromRows } from './list-sql';
 import { buildLinksAndMeta } from './pagination';
 
@@ -23,12 +23,14 @@ export async function listDocument(opts: {
   db: Queryable;
   schema: ResourceSchema;
   serializeAs?: ResourceSchema;
-  q: ListQuery;
+  /** The parsed query when the caller adds filters of its own; parsed from `query` otherwise. */
+  q?: ListQuery;
   query: FlatQuery;
   organizationId: string;
   cursorSecret: string;
 }): Promise<CollectionDocument> {
-  const { db, schema, q } = opts;
+  const { db, schema } = opts;
+  const q = opts.q ?? parseListQuery(schema, opts.query, { cursorSecret: opts.cursorSecret });
   const sql = buildListSql(schema, q, opts.organizationId);
   try {
     const [rows, countRows] = (await Promise.all([db.query(sql.dataSql, sql.dataParams), db.query(sql.countSql, sql.countParams)])) as [
