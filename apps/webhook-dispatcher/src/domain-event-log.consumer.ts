@@ -1,11 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { topicOf, applyOnce, EVENT_BUS, type DomainEvent, type EventBus } from '@taproot/messaging';
+import { topicOf, applyOnce, CONTEXTS, EVENT_BUS, type DomainEvent, type EventBus } from '@taproot/messaging';
 import { LOGGER } from '@taproot/runtime';
 import type { Logger } from '@taproot/config';
 import { DataSource } from 'typeorm';
 
 /** Contexts whose events the dispatcher will turn into webhook deliveries. */
-export const DISPATCHED_CONTEXTS = ['identity', 'catalog', 'incidents', 'alerting', 'on-call', 'status-pages'];
+export const DISPATCHED_CONTEXTS = CONTEXTS;
 export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
 
 /**

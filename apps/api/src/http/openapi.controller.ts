@@ -1,10 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { CATALOG_RESOURCES } from '@taproot/catalog';
-import { apiKeySchema, onCallRoleSchema, Public, roleSchema, teamSchema, userSchema } from '@taproot/identity';
+import { apiKeySchema, auditSchema, onCallRoleSchema, Public, roleSchema, teamSchema, userSchema } from '@taproot/identity';
 import { buildOpenApiDocument } from '@taproot/json-api';
 
 /** Every declared resource of the API, in the order the document lists them. */
-export const API_RESOURCES = [...CATALOG_RESOURCES.map((d) => d.schema), roleSchema, onCallRoleSchema, apiKeySchema, userSchema, teamSchema];
+export const API_RESOURCES = [...CATALOG_RESOURCES.map((d) => d.schema), roleSchema, onCallRoleSchema, apiKeySchema, userSchema, teamSchema, auditSchema];
 
 const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
 const errors = (description: string) => ({ description, ...doc('errors_list') });

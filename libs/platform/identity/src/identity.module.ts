@@ -13,10 +13,11 @@ import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
+import { AuditsModule } from './audits/audits.module';
 
 /** Authentication and rate limits for every route of the app that imports it (opt out with `@Public()`). */
 @Module({
-  imports: [ApiKeysModule, UsersModule, TeamsModule],
+  imports: [ApiKeysModule, UsersModule, TeamsModule, AuditsModule],
   providers: [
     {
       provide: ApiKeyVerifier,

@@ -26,3 +26,7 @@ export * from './users';
 export * from './teams';
 import { UsersAndTeams1732300000600 } from './migrations/1732300000600-users-and-teams';
 IDENTITY_MIGRATIONS.push(UsersAndTeams1732300000600);
+export { auditSchema } from './audits/audit.schema';
+export { AUDIT_LOG_CREATED, AUDIT_CONSUMER } from './audits/audit-log.projection';
+import { CreateAudits1732300000700 } from './migrations/1732300000700-audits';
+IDENTITY_MIGRATIONS.push(CreateAudits1732300000700);

@@ -1,3 +1,5 @@
+import type { RequestMetadata } from './request-context';
+
 /**
  * The public contract of a domain event (architecture rule 4). Never change a published
  * event's meaning: add a version instead.
@@ -18,4 +20,6 @@ export interface DomainEvent<P = Record<string, unknown>> {
   aggregate_id: string;
   actor: EventActor;
   payload: P;
+  /** The request that caused the change, when there was one (version 1 addition, optional). */
+  metadata?: RequestMetadata;
 }

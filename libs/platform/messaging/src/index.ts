@@ -1,4 +1,5 @@
 export * from './event-envelope';
+export * from './request-context';
 export * from './bus/event-bus.port';
 export * from './bus/in-process.bus';
 export * from './bus/kafka.bus';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { runWithRequestMetadata } from '@taproot/messaging';
 import type { FastifyInstance } from 'fastify';
 import { PinoNestLogger } from './nest-logger';
 import type { Runtime } from './runtime';
@@ -29,6 +30,14 @@ export async function startNestApp(runtime: Runtime, module: DynamicModule, opts
     genReqId: () => randomUUID(),
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  // Every event a request causes carries where it came from (the audit log reads it).
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const userAgent = request.headers['user-agent'];
+    runWithRequestMetadata(
+      { request_id: String(request.id), ip_address: request.ip ?? null, user_agent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null, session_id: null },
+      done,
+    );
+  });
   fastify.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
     return payload;

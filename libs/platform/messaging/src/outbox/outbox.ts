@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { DomainEvent, EventActor } from '../event-envelope';
+import { currentRequestMetadata } from '../request-context';
 
 /** Kafka topic of a context's events: one topic per bounded context. */
 export function topicOf(context: string): string {
@@ -19,6 +20,7 @@ export interface NewEvent<P> {
 }
 
 export function domainEvent<P extends Record<string, unknown>>(e: NewEvent<P>): DomainEvent<P> {
+  const metadata = currentRequestMetadata();
   return {
     id: randomUUID(),
     type: e.type,
@@ -29,6 +31,7 @@ export function domainEvent<P extends Record<string, unknown>>(e: NewEvent<P>): 
     aggregate_id: e.aggregateId,
     actor: e.actor,
     payload: e.payload,
+    ...(metadata ? { metadata } : {}),
   };
 }
 
@@ -49,3 +52,6 @@ export async function appendToOutbox(manager: EntityManager, topic: string, even
     values,
   );
 }
+
+/** Every bounded context that publishes events, so consumers of "everything" list one place. */
+export const CONTEXTS = ['identity', 'catalog', 'incidents', 'alerting', 'on-call', 'status-pages'] as const;
