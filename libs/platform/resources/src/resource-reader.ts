@@ -5,10 +5,10 @@ import {
   type CollectionDocument,
   type ResourceSchema,
   type SingleDocument,
+  isUuid,
 } from '@taproot/json-api';
 import { quoteIdent } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
-import { isUuid } from './resource-writer';
 
 export type FlatQuery = Record<string, string | string[] | undefined>;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { isJsonAttribute, JsonApiError, type AttributeDef, type ResourceSchema } from '@taproot/json-api';
+import { isJsonAttribute, isUuid, JsonApiError, type AttributeDef, type ResourceSchema } from '@taproot/json-api';
 import { quoteIdent } from '@taproot/persistence';
-import { domainEvent, topicOf, type DomainEvent, type EventActor } from '@taproot/messaging';
+import { domainEvent, type DomainEvent } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 import { lifecycleEvents, type ResourceDefinition, type Row, type WriteContext } from './resource-definition';
 import { slugify } from './slug';
@@ -103,8 +103,8 @@ export class ResourceWriter {
 
   /** Loads one row of the caller's organization by uuid or slug; another tenant's id is a 404. */
   async load(manager: EntityManager, organizationId: string, id: string, forUpdate = false): Promise<Row> {
-    const bySlug = !UUID.test(id) && 'slug' in this.def.schema.attributes;
-    if (!bySlug && !UUID.test(id)) throw JsonApiError.notFound(this.def.schema.type, id);
+    const bySlug = !isUuid(id) && 'slug' in this.def.schema.attributes;
+    if (!bySlug && !isUuid(id)) throw JsonApiError.notFound(this.def.schema.type, id);
     const [row] = await manager.query(
       `SELECT * FROM ${quoteIdent(this.def.table)} WHERE ${bySlug ? '"slug"' : 'id'} = $1 AND organization_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
       [id, organizationId],
@@ -157,15 +157,3 @@ export class ResourceWriter {
     return Number(next);
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
-export function topicOfDefinition(def: ResourceDefinition): string {
-  return topicOf(def.context);
-}
-
-export type { EventActor };

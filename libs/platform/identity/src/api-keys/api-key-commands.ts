@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
-import { JsonApiError, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
+import { isUuid, JsonApiError, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
 import { domainEvent, topicOf, UnitOfWork, type DomainEvent } from '@taproot/messaging';
 import { PG_ERRORS, pgErrorCode } from '@taproot/persistence';
 import { randomUUID } from 'node:crypto';
@@ -95,11 +95,10 @@ export function apiKeyDocument(result: ApiKeyResult): SingleDocument {
   return { data: { id, type: apiKeySchema.type, attributes: result.token === undefined ? attributes : { ...attributes, token: result.token } } };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A live key of the caller's organization, locked for the change; anything else is a 404. */
 async function loadForUpdate(manager: EntityManager, organizationId: string, id: string): Promise<Row> {
-  if (!UUID.test(id)) throw JsonApiError.notFound(apiKeySchema.type, id);
+  if (!isUuid(id)) throw JsonApiError.notFound(apiKeySchema.type, id);
   const [row] = await manager.query(
     'SELECT * FROM api_keys WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL FOR UPDATE',
     [id, organizationId],

@@ -7,11 +7,11 @@ import {
   type FlatQuery,
   type ListFilter,
   type SingleDocument,
+  isUuid,
 } from '@taproot/json-api';
 import type { DataSource } from 'typeorm';
 import { apiKeyListSchema, apiKeySchema } from './api-key.schema';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function booleanParameter(name: string, value: string): boolean {
   if (value === 'true') return true;
@@ -55,7 +55,7 @@ export class ApiKeyReader {
   }
 
   async get(organizationId: string, id: string): Promise<SingleDocument> {
-    if (!UUID.test(id)) throw JsonApiError.notFound(apiKeySchema.type, id);
+    if (!isUuid(id)) throw JsonApiError.notFound(apiKeySchema.type, id);
     const [row] = await this.dataSource.query('SELECT * FROM api_keys_view WHERE id = $1 AND organization_id = $2', [id, organizationId]);
     if (!row) throw JsonApiError.notFound(apiKeySchema.type, id);
     return { data: toResourceObject(apiKeySchema, row) };

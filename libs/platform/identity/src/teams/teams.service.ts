@@ -9,6 +9,7 @@ import {
   type ErrorObject,
   type FlatQuery,
   type SingleDocument,
+  isUuid,
 } from '@taproot/json-api';
 import { domainEvent, topicOf, UnitOfWork, type DomainEvent, type Emitter, type Projection } from '@taproot/messaging';
 import { randomUUID } from 'node:crypto';
@@ -22,7 +23,6 @@ export const TEAMS_CONTEXT = 'identity';
 export const GROUP_EVENTS = { created: 'group.created', updated: 'group.updated', deleted: 'group.deleted' } as const;
 export const BULK_LIMIT = 100;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function slugify(name: string): string {
@@ -93,7 +93,7 @@ export class TeamsService {
   }
 
   async get(organizationId: string, id: string): Promise<SingleDocument> {
-    const [row] = await this.dataSource.query(`SELECT * FROM groups_read WHERE ${UUID.test(id) ? 'id' : 'slug'} = $1 AND organization_id = $2`, [id, organizationId]);
+    const [row] = await this.dataSource.query(`SELECT * FROM groups_read WHERE ${isUuid(id) ? 'id' : 'slug'} = $1 AND organization_id = $2`, [id, organizationId]);
     if (!row) throw JsonApiError.notFound(teamSchema.type, id);
     return { data: toResourceObject(teamSchema, row) };
   }
@@ -183,7 +183,7 @@ export class TeamsService {
   }
 
   private async load(manager: EntityManager, organizationId: string, id: string): Promise<Row> {
-    const [row] = await manager.query(`SELECT * FROM groups WHERE ${UUID.test(id) ? 'id' : 'slug'} = $1 AND organization_id = $2 FOR UPDATE`, [id, organizationId]);
+    const [row] = await manager.query(`SELECT * FROM groups WHERE ${isUuid(id) ? 'id' : 'slug'} = $1 AND organization_id = $2 FOR UPDATE`, [id, organizationId]);
     if (!row) throw JsonApiError.notFound(teamSchema.type, id);
     return row;
   }

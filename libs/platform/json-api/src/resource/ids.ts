@@ -1,0 +1,6 @@
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Record ids are uuids; a path `{id}` that is not one may be a slug (reference path params). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
