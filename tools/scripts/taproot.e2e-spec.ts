@@ -154,6 +154,44 @@ describe('npm run taproot', () => {
     }
   });
 
+  test('org limits shows and sets an organization’s own rate limits; the running api applies them to its keys', async () => {
+    const env = await newEnv();
+    const s = await start({ ...env, BOOTSTRAP_API_KEY: 'tk_cli_limits_0123456789' });
+    try {
+      const org = parseJsonOutput(await taproot(['org', 'create', '--name', 'Limited org', '--json'], env));
+      const show = await taproot(['org', 'limits', '--org', org.organization_id, '--json'], env);
+      assert.equal(show.code, 0, show.stderr);
+      assert.deepEqual(JSON.parse(show.stdout), {
+        organization_id: org.organization_id,
+        reads_per_minute: 3000,
+        writes_per_minute: 3000,
+        reads_default: true,
+        writes_default: true,
+      });
+
+      const set = await taproot(['org', 'limits', '--org', org.organization_id, '--reads', '2', '--writes=7', '--json'], env);
+      assert.equal(set.code, 0, set.stderr);
+      assert.deepEqual(JSON.parse(set.stdout), { organization_id: org.organization_id, reads_per_minute: 2, writes_per_minute: 7, reads_default: false, writes_default: false });
+      const reads = [];
+      for (let i = 0; i < 3; i++) reads.push(await get(`${s.api}/v1/services`, org.api_key));
+      assert.deepEqual(reads.map((r) => r.status), [200, 200, 429]);
+      assert.equal(reads[0].headers.get('x-ratelimit-limit'), '2, 2;window=60');
+      // Another organization keeps the deployment default.
+      assert.equal((await get(`${s.api}/v1/services`, 'tk_cli_limits_0123456789')).headers.get('x-ratelimit-limit'), '3000, 3000;window=60');
+
+      const reset = await taproot(['org', 'limits', '--org', org.organization_id, '--reads', 'default'], env);
+      assert.equal(reset.code, 0, reset.stderr);
+      assert.match(reset.stdout, /3000 reads \(deployment default\) and 7 writes per API key per minute/);
+      assert.equal((await get(`${s.api}/v1/services`, org.api_key)).status, 200, 'the default applies again');
+
+      const unknown = await taproot(['org', 'limits', '--org', '00000000-0000-4000-8000-000000000000'], env);
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /no organization with id "00000000-0000-4000-8000-000000000000"/);
+    } finally {
+      assert.equal(await stop(s), 0, s.output());
+    }
+  });
+
   test('bad usage exits 2 with a message on stderr; --help lists the commands', async () => {
     const env = await newEnv();
     const cases: [string[], RegExp][] = [
@@ -166,6 +204,10 @@ describe('npm run taproot', () => {
       [['org', 'create', '--name', '  '], /needs --name/],
       [['org', 'create', '--name', 'x', '--colour', 'red'], /unknown option --colour/],
       [['org', 'create', '--name', 'x', '--owner-email', 'nope'], /--owner-email must be an email/],
+      [['org', 'create', '--name', 'x', '--reads', '5'], /unknown option --reads/],
+      [['org', 'limits'], /needs --org/],
+      [['org', 'limits', '--org', 'o', '--reads', '0'], /--reads must be a whole number from 1 to 10000000 or "default", got "0"/],
+      [['org', 'limits', '--org', 'o', '--writes', 'lots'], /--writes must be a whole number/],
     ];
     for (const [args, message] of cases) {
       const ran = await taproot(args, env);
@@ -181,5 +223,6 @@ describe('npm run taproot', () => {
     const help = await taproot(['--help'], env);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /org create --name <name>/);
+    assert.match(help.stdout, /org limits --org <organization-id>/);
   });
 });

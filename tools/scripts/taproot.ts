@@ -17,7 +17,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { ALL_MIGRATIONS } from '@taproot/api';
 import { ConfigError, loadConfig, type TaprootConfig } from '@taproot/config';
-import { createOrganization } from '@taproot/identity';
+import { createOrganization, organizationRateLimits, setOrganizationRateLimits, type RateLimitChange } from '@taproot/identity';
 import { createDataSource, runMigrations, startEmbeddedPostgres } from '@taproot/persistence';
 
 const USAGE = `Usage: npm run --silent taproot -- <command> [options]
@@ -27,6 +27,11 @@ Commands:
       Creates an organization with its owner user and a global API key. Prints the
       organization id and the key (shown only once). --json prints exactly one JSON object
       {"organization_id": "...", "api_key": "..."} on stdout.
+  org limits --org <organization-id> [--reads <n>|default] [--writes <n>|default] [--json]
+      Shows an organization's rate limits (requests per API key per minute) and, with --reads
+      or --writes, sets them first; "default" returns to the deployment's
+      RATE_LIMIT_READS_PER_MINUTE / RATE_LIMIT_WRITES_PER_MINUTE. --json prints one JSON object
+      {"organization_id", "reads_per_minute", "writes_per_minute", "reads_default", "writes_default"}.
   help, --help
       Shows this text.
 
@@ -44,15 +49,22 @@ interface OrgCreate {
   ownerEmail: string;
   json: boolean;
 }
-type Command = OrgCreate | { command: 'help' };
+interface OrgLimits {
+  command: 'org limits';
+  organizationId: string;
+  change: RateLimitChange;
+  json: boolean;
+}
+type Command = OrgCreate | OrgLimits | { command: 'help' };
+
+/** The options each command takes besides the boolean `--json`. */
+const OPTIONS: Record<string, readonly string[]> = {
+  create: ['name', 'owner-email'],
+  limits: ['org', 'reads', 'writes'],
+};
 
 /** Parses `--flag value`, `--flag=value` and boolean `--json`; anything unknown is a usage error. */
-function parseArgs(argv: string[]): Command {
-  if (argv.length === 0) throw new UsageError('no command given');
-  if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) return { command: 'help' };
-  const [group, action, ...rest] = argv;
-  if (group !== 'org') throw new UsageError(`unknown command "${group}"`);
-  if (action !== 'create') throw new UsageError(action ? `unknown command "org ${action}"` : 'org needs a sub-command (create)');
+function parseFlags(rest: string[], allowed: readonly string[]): Record<string, string | true> {
   const flags: Record<string, string | true> = {};
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -62,7 +74,7 @@ function parseArgs(argv: string[]): Command {
     if (flag === 'json') {
       if (inline !== undefined) throw new UsageError('--json takes no value');
       flags.json = true;
-    } else if (flag === 'name' || flag === 'owner-email') {
+    } else if (allowed.includes(flag)) {
       const value = inline ?? rest[++i];
       if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`--${flag} needs a value`);
       flags[flag] = value;
@@ -70,12 +82,46 @@ function parseArgs(argv: string[]): Command {
       throw new UsageError(`unknown option --${flag}`);
     }
   }
+  return flags;
+}
+
+/** `--reads 600` sets a limit, `--reads default` clears it, no flag keeps it. */
+function limitFlag(flags: Record<string, string | true>, flag: 'reads' | 'writes'): number | null | undefined {
+  const value = flags[flag];
+  if (typeof value !== 'string') return undefined;
+  if (value === 'default') return null;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000_000) {
+    throw new UsageError(`--${flag} must be a whole number from 1 to 10000000 or "default", got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseArgs(argv: string[]): Command {
+  if (argv.length === 0) throw new UsageError('no command given');
+  if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) return { command: 'help' };
+  const [group, action, ...rest] = argv;
+  if (group !== 'org') throw new UsageError(`unknown command "${group}"`);
+  if (!action) throw new UsageError('org needs a sub-command (create, limits)');
+  const allowed = OPTIONS[action];
+  if (!allowed) throw new UsageError(`unknown command "org ${action}"`);
+  const flags = parseFlags(rest, allowed);
+  const json = flags.json === true;
+  if (action === 'limits') {
+    const organizationId = typeof flags.org === 'string' ? flags.org.trim() : '';
+    if (!organizationId) throw new UsageError('org limits needs --org <organization-id>');
+    const change: RateLimitChange = {};
+    const reads = limitFlag(flags, 'reads');
+    const writes = limitFlag(flags, 'writes');
+    if (reads !== undefined) change.readsPerMinute = reads;
+    if (writes !== undefined) change.writesPerMinute = writes;
+    return { command: 'org limits', organizationId, change, json };
+  }
   const name = typeof flags.name === 'string' ? flags.name.trim() : '';
   if (!name) throw new UsageError('org create needs --name <name>');
   if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
   const ownerEmail = typeof flags['owner-email'] === 'string' ? flags['owner-email'].trim() : 'owner@taproot.local';
   if (!/^[^\s@]+@[^\s@]+$/.test(ownerEmail)) throw new UsageError(`--owner-email must be an email address, got "${ownerEmail}"`);
-  return { command: 'org create', name, ownerEmail, json: flags.json === true };
+  return { command: 'org create', name, ownerEmail, json };
 }
 
 interface Database {
@@ -174,6 +220,33 @@ async function orgCreate(db: Database, cmd: OrgCreate): Promise<void> {
   }
 }
 
+/** Exit 1 with a message for an unknown organization (the id may be malformed: no 22P02 here). */
+async function orgLimits(db: Database, cmd: OrgLimits, config: TaprootConfig): Promise<void> {
+  const limits =
+    Object.keys(cmd.change).length > 0
+      ? await setOrganizationRateLimits(db.dataSource.manager, cmd.organizationId, cmd.change)
+      : await organizationRateLimits(db.dataSource.manager, cmd.organizationId);
+  if (!limits) throw new Error(`no organization with id "${cmd.organizationId}"`);
+  const reads = limits.readsPerMinute ?? config.rateLimitReadsPerMinute;
+  const writes = limits.writesPerMinute ?? config.rateLimitWritesPerMinute;
+  if (cmd.json) {
+    const doc = {
+      organization_id: cmd.organizationId,
+      reads_per_minute: reads,
+      writes_per_minute: writes,
+      reads_default: limits.readsPerMinute === null,
+      writes_default: limits.writesPerMinute === null,
+    };
+    process.stdout.write(`${JSON.stringify(doc)}\n`);
+  } else {
+    const origin = (own: number | null) => (own === null ? ' (deployment default)' : '');
+    process.stdout.write(
+      `Organization ${cmd.organizationId}: ${reads} reads${origin(limits.readsPerMinute)} and ` +
+        `${writes} writes${origin(limits.writesPerMinute)} per API key per minute.\n`,
+    );
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   let cmd: Command;
   let config: TaprootConfig;
@@ -203,10 +276,11 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    await orgCreate(db, cmd);
+    if (cmd.command === 'org limits') await orgLimits(db, cmd, config);
+    else await orgCreate(db, cmd);
     return 0;
   } catch (error) {
-    progress(`org create failed: ${error instanceof Error ? error.message : String(error)}`);
+    progress(`${cmd.command} failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
     await db.close();

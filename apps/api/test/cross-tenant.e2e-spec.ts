@@ -8,26 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
-
-interface Route {
-  path: string;
-  methods: string[];
-}
-
-/** Parses `printRoutes({ commonPrefix: false })`: one segment per line, 4 columns per depth. */
-function parseRouteTree(tree: string): Route[] {
-  const stack: string[] = [];
-  const routes: Route[] = [];
-  for (const line of tree.split('\n')) {
-    const m = /^((?:[│ ] {3})*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line.trimEnd());
-    if (!m) continue;
-    const depth = m[1].length / 4;
-    stack.length = depth;
-    stack.push(m[2]);
-    if (m[3]) routes.push({ path: stack.join(''), methods: m[3].split(',').map((s) => s.trim()) });
-  }
-  return routes;
-}
+import { servedRoutes, type Route } from './support/routes';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -74,7 +55,7 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     a = await api.newOrganization();
     b = await api.newOrganization();
     doc = (await api.request('GET', '/v1/openapi.json', { token: a.token })).body;
-    routes = parseRouteTree(api.app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false }));
+    routes = servedRoutes(api);
   });
   after(() => api.close());
 

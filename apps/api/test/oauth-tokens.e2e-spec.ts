@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
@@ -31,8 +32,8 @@ describe('OAuth access tokens at the api (API keys first, then OAuth)', () => {
     jwks.close();
   });
 
-  const token = (scope: string) =>
-    new SignJWT({ scope, org_id: org.organizationId, client_id: 'cli-e2e' })
+  const token = (scope: string, claims: Record<string, string> = {}) =>
+    new SignJWT({ scope, org_id: org.organizationId, client_id: 'cli-e2e', ...claims })
       .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
@@ -69,6 +70,18 @@ describe('OAuth access tokens at the api (API keys first, then OAuth)', () => {
     const res = await api.request('GET', '/v1/services', { token: forged });
     assert.equal(res.status, 401);
     assert.equal(res.body.errors[0].status, '401');
+  });
+
+  test("the audit log records a fingerprint of the token's login session (sid), and none for API keys", async () => {
+    const viaToken = await api.request('POST', '/v1/services', { token: await token('all', { sid: 'login-session-1' }), body: { data: { type: 'services', attributes: { name: 'Session audited' } } } });
+    assert.equal(viaToken.status, 201);
+    const viaKey = await api.request('POST', '/v1/services', { token: org.token, body: { data: { type: 'services', attributes: { name: 'Key audited' } } } });
+    assert.equal(viaKey.status, 201);
+    const audits = await api.request('GET', '/v1/audits?filter[item_type]=Service&page[size]=100', { token: org.token });
+    assert.equal(audits.status, 200);
+    const sessionOf = (id: string) => audits.body.data.find((a: { attributes: { item_id: string } }) => a.attributes.item_id === id)?.attributes.session_id;
+    assert.equal(sessionOf(viaToken.body.data.id), createHash('sha256').update('login-session-1').digest('hex'));
+    assert.equal(sessionOf(viaKey.body.data.id), null);
   });
 
   test('API keys still authenticate when OAuth is configured', async () => {

@@ -98,13 +98,29 @@ const API_KEY_EXTRA = {
   },
 };
 
+/** The caller's own user (reference: getCurrentUser); a key without a user has none (404). */
+const CURRENT_USER_PATH = {
+  '/v1/users/me': {
+    get: {
+      operationId: 'getCurrentUser',
+      summary: 'Get current user',
+      tags: ['Users'],
+      responses: {
+        '200': { description: 'user found', ...doc('user_response') },
+        '401': errors('responds with unauthorized for invalid token'),
+        '404': errors('the token belongs to an organization-wide or team key, which has no user (code NO_CURRENT_USER)'),
+      },
+    },
+  },
+};
+
 let cached: object | undefined;
 /** Built once per process: the declarations do not change at run time. */
 export function apiDocument(): object {
   cached ??= buildOpenApiDocument(
     API_RESOURCES,
     { title: 'Taproot API', version: '1.0.0' },
-    API_KEY_EXTRA,
+    { schemas: API_KEY_EXTRA.schemas, paths: { ...API_KEY_EXTRA.paths, ...CURRENT_USER_PATH } },
   );
   return cached;
 }

@@ -11,6 +11,7 @@ import { PermissionGuard } from './permissions/permission.guard';
 import { PermissionResolver } from './permissions/permission-resolver';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimiter } from './rate-limits/rate-limiter';
+import { AlertCreationLimit } from './rate-limits/alert-creation-limit';
 import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
 import { AuditsModule } from './audits/audits.module';
@@ -25,6 +26,7 @@ import { AuditsModule } from './audits/audits.module';
       inject: [DataSource, CLOCK, ApiKeyUsageTracker],
     },
     { provide: RateLimiter, useFactory: (ds: DataSource, clock: Clock) => new RateLimiter(ds, clock), inject: [DataSource, CLOCK] },
+    { provide: AlertCreationLimit, useFactory: (limiter: RateLimiter) => new AlertCreationLimit(limiter), inject: [RateLimiter] },
     // Global guards run in this order: who is calling, then how often.
     {
       provide: ACCESS_TOKEN_VERIFIER,
@@ -40,6 +42,6 @@ import { AuditsModule } from './audits/audits.module';
     { provide: PermissionResolver, useFactory: (ds: DataSource) => new PermissionResolver(ds), inject: [DataSource] },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],
-  exports: [ApiKeyVerifier, RateLimiter],
+  exports: [ApiKeyVerifier, RateLimiter, AlertCreationLimit],
 })
 export class IdentityModule {}

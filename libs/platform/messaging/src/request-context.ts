@@ -5,7 +5,7 @@ export interface RequestMetadata {
   request_id: string | null;
   ip_address: string | null;
   user_agent: string | null;
-  /** SHA-256 fingerprint of a browser session; null for API calls with a bearer token. */
+  /** SHA-256 fingerprint of the login session an OAuth token belongs to; null for API keys. */
   session_id: string | null;
 }
 
@@ -18,4 +18,10 @@ export function runWithRequestMetadata<T>(metadata: RequestMetadata, fn: () => T
 
 export function currentRequestMetadata(): RequestMetadata | undefined {
   return storage.getStore();
+}
+
+/** The session is known only once the bearer token is verified, after the metadata was taken. */
+export function recordRequestSession(sessionId: string | null): void {
+  const metadata = storage.getStore();
+  if (metadata) metadata.session_id = sessionId;
 }

@@ -13,6 +13,8 @@ interface KeyRow {
   previous_token_hash: string | null;
   grace_period_ends_at: Date | null;
   expires_at: Date | null;
+  rate_limit_reads_per_minute: number | null;
+  rate_limit_writes_per_minute: number | null;
 }
 
 /**
@@ -31,9 +33,11 @@ export class ApiKeyVerifier {
     if (token.length < 16 || token.length > 512) return null;
     const prefix = tokenPrefix(token);
     const rows: KeyRow[] = await this.dataSource.query(
-      `SELECT id, organization_id, user_id, kind, token_hash, previous_token_hash, grace_period_ends_at, expires_at
-         FROM api_keys
-        WHERE (token_prefix = $1 OR previous_token_prefix = $1) AND revoked_at IS NULL`,
+      // The organization's limits come along so the rate limiter needs no query of its own.
+      `SELECT k.id, k.organization_id, k.user_id, k.kind, k.token_hash, k.previous_token_hash, k.grace_period_ends_at, k.expires_at,
+              o.rate_limit_reads_per_minute, o.rate_limit_writes_per_minute
+         FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+        WHERE (k.token_prefix = $1 OR k.previous_token_prefix = $1) AND k.revoked_at IS NULL`,
       [prefix],
     );
     const now = this.clock.now();
@@ -51,6 +55,13 @@ export class ApiKeyVerifier {
     }
     if (!match || (match.expires_at && match.expires_at.getTime() <= now.getTime())) return null;
     this.usage?.record(match.id, now);
-    return { organizationId: match.organization_id, userId: match.user_id, apiKeyId: match.id, kind: match.kind };
+    return {
+      organizationId: match.organization_id,
+      userId: match.user_id,
+      apiKeyId: match.id,
+      kind: match.kind,
+      rateLimits: { readsPerMinute: match.rate_limit_reads_per_minute, writesPerMinute: match.rate_limit_writes_per_minute },
+      sessionId: null,
+    };
   }
 }

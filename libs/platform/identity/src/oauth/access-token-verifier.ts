@@ -1,7 +1,16 @@
 import type { Clock } from '@taproot/config';
+import { createHash } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import type { DataSource } from 'typeorm';
 import type { Principal } from '../principal/principal';
+
+/**
+ * The audit log's session id for a token's `sid` claim. The claim names the login session, and
+ * an OpenID provider's session cookie may carry that same value: only a fingerprint is kept.
+ */
+export function sessionFingerprint(sid: string): string {
+  return createHash('sha256').update(sid).digest('hex');
+}
 
 /** An OAuth principal: the user the token acts for and the scopes it was granted. */
 export type OAuthPrincipal = Principal & { kind: 'oauth'; scopes: string[]; clientId: string | null };
@@ -59,11 +68,25 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
       const organizationId = typeof payload.org_id === 'string' ? payload.org_id : null;
       const userId = payload.sub && /^\d+$/.test(payload.sub) ? Number(payload.sub) : null;
       if (!organizationId || userId === null) return null;
-      const [user] = await this.dataSource.query('SELECT 1 FROM users WHERE id = $1 AND organization_id::text = $2', [userId, organizationId]);
+      const [user]: { rate_limit_reads_per_minute: number | null; rate_limit_writes_per_minute: number | null }[] = await this.dataSource.query(
+        `SELECT o.rate_limit_reads_per_minute, o.rate_limit_writes_per_minute
+           FROM users u JOIN organizations o ON o.id = u.organization_id
+          WHERE u.id = $1 AND u.organization_id::text = $2`,
+        [userId, organizationId],
+      );
       if (!user) return null;
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
       const clientId = typeof payload.client_id === 'string' ? payload.client_id : null;
-      return { organizationId, userId, apiKeyId: null, kind: 'oauth', scopes, clientId };
+      return {
+        organizationId,
+        userId,
+        apiKeyId: null,
+        kind: 'oauth',
+        scopes,
+        clientId,
+        rateLimits: { readsPerMinute: user.rate_limit_reads_per_minute, writesPerMinute: user.rate_limit_writes_per_minute },
+        sessionId: typeof payload.sid === 'string' && payload.sid !== '' ? sessionFingerprint(payload.sid) : null,
+      };
     } catch (error) {
       if (error instanceof errors.JOSEError) return null;
       throw error;

@@ -1,6 +1,7 @@
 import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JsonApiError } from '@taproot/json-api';
+import { recordRequestSession } from '@taproot/messaging';
 import { ApiKeyVerifier } from '../api-keys/api-key-verifier';
 import { ACCESS_TOKEN_VERIFIER, type AccessTokenVerifier } from '../oauth/access-token-verifier';
 import type { Principal } from './principal';
@@ -42,6 +43,7 @@ export class BearerAuthGuard implements CanActivate {
     const principal = (await this.apiKeys.verify(match[1])) ?? (await this.accessTokens.verify(match[1]));
     if (!principal) throw unauthorized('The token is unknown, revoked or expired');
     request.principal = principal;
+    recordRequestSession(principal.sessionId ?? null);
     return true;
   }
 }

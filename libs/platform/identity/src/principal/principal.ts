@@ -7,6 +7,15 @@ export interface Principal {
   userId: number | null;
   apiKeyId: string | null;
   kind: 'global' | 'team' | 'personal' | 'oauth';
+  /** The organization's own per-minute limits; null fields fall back to the deployment default. */
+  rateLimits?: OrganizationRateLimits;
+  /** Fingerprint of the login session an OAuth token was issued in; API keys have none. */
+  sessionId?: string | null;
+}
+
+export interface OrganizationRateLimits {
+  readsPerMinute: number | null;
+  writesPerMinute: number | null;
 }
 
 export function actorOf(principal: Principal): EventActor {

@@ -30,7 +30,11 @@ export class RateLimitGuard implements CanActivate {
     const principal = request.principal;
     if (!principal) return true;
     const kind = READS.has(request.method.toUpperCase()) ? 'read' : 'write';
-    const limit = kind === 'read' ? this.config.rateLimitReadsPerMinute : this.config.rateLimitWritesPerMinute;
+    // The organization's own setting wins over the deployment default.
+    const limit =
+      kind === 'read'
+        ? (principal.rateLimits?.readsPerMinute ?? this.config.rateLimitReadsPerMinute)
+        : (principal.rateLimits?.writesPerMinute ?? this.config.rateLimitWritesPerMinute);
     // Per API key; an OAuth token counts against its client and user together.
     const clientId = (principal as { clientId?: string | null }).clientId ?? 'none';
     const subject = principal.apiKeyId ? `key:${principal.apiKeyId}` : `oauth:${clientId}:${principal.organizationId}:${principal.userId}`;

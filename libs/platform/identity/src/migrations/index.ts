@@ -1,0 +1,18 @@
+import { CreateIdentity1732300000100 } from './1732300000100-create-identity';
+import { CreateRateLimitWindows1732300000300 } from './1732300000300-create-rate-limit-windows';
+import { ApiKeysLifecycle1732300000400 } from './1732300000400-api-keys-lifecycle';
+import { Roles1732300000500 } from './1732300000500-roles';
+import { UsersAndTeams1732300000600 } from './1732300000600-users-and-teams';
+import { CreateAudits1732300000700 } from './1732300000700-audits';
+import { OrganizationRateLimits1732300000800 } from './1732300000800-organization-rate-limits';
+
+/** The identity context's migrations, in order. */
+export const IDENTITY_MIGRATIONS = [
+  CreateIdentity1732300000100,
+  CreateRateLimitWindows1732300000300,
+  ApiKeysLifecycle1732300000400,
+  Roles1732300000500,
+  UsersAndTeams1732300000600,
+  CreateAudits1732300000700,
+  OrganizationRateLimits1732300000800,
+];

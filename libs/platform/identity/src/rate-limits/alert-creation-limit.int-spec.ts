@@ -1,0 +1,53 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { openTestDataSource } from '@taproot/persistence';
+import type { DataSource } from 'typeorm';
+import { ALERT_CREATION_LIMIT_PER_MINUTE, AlertCreationLimit } from './alert-creation-limit';
+import { RateLimiter, RateLimitExceededError } from './rate-limiter';
+
+describe('AlertCreationLimit (50 alerts per minute per API key or alert source)', () => {
+  let ds: DataSource;
+  let now: number;
+  let limit: AlertCreationLimit;
+  before(async () => {
+    ds = await openTestDataSource();
+    now = Date.parse('2026-11-23T10:00:05.000Z');
+    limit = new AlertCreationLimit(new RateLimiter(ds, { now: () => new Date(now) }));
+  });
+  after(() => ds.destroy());
+
+  const refused = async (fn: () => Promise<unknown>) => {
+    await assert.rejects(fn, (error: unknown) => {
+      assert.ok(error instanceof RateLimitExceededError);
+      assert.equal(error.status, 429);
+      assert.equal(error.headers['Retry-After'], '55');
+      assert.equal(error.headers['X-RateLimit-Limit'], '50, 50;window=60');
+      return true;
+    });
+  };
+
+  test('the 51st alert of a key within the minute is refused; another key and a source keep their own budget', async () => {
+    assert.equal(ALERT_CREATION_LIMIT_PER_MINUTE, 50);
+    const key = randomUUID();
+    for (let i = 1; i <= 50; i++) assert.equal((await limit.consume({ apiKeyId: key })).remaining, 50 - i);
+    await refused(() => limit.consume({ apiKeyId: key }));
+    assert.equal((await limit.consume({ apiKeyId: randomUUID() })).used, 1);
+    assert.equal((await limit.consume({ organizationId: randomUUID(), alertSourceId: key })).used, 1, 'a source id never shares a key’s bucket');
+  });
+
+  test('alert sources are counted per organization', async () => {
+    const source = randomUUID();
+    const [orgA, orgB] = [randomUUID(), randomUUID()];
+    for (let i = 0; i < 50; i++) await limit.consume({ organizationId: orgA, alertSourceId: source });
+    await refused(() => limit.consume({ organizationId: orgA, alertSourceId: source }));
+    assert.equal((await limit.consume({ organizationId: orgB, alertSourceId: source })).allowed, true);
+  });
+
+  test('a full minute later the source may send again', async () => {
+    const subject = { organizationId: randomUUID(), alertSourceId: randomUUID() };
+    for (let i = 0; i < 50; i++) await limit.consume(subject);
+    now += 120_000;
+    assert.equal((await limit.consume(subject)).used, 1);
+  });
+});

@@ -1,0 +1,30 @@
+import { RateLimitExceededError, type RateLimitDecision, type RateLimiter } from './rate-limiter';
+
+/** Spec, Limits: "Alert creation: 50 per minute, per API key or alert source". */
+export const ALERT_CREATION_LIMIT_PER_MINUTE = 50;
+
+/**
+ * Who an alert is counted against: the alert source when it arrives on that source's own
+ * endpoint, otherwise the API key that posted it. Sources are keyed with their organization
+ * so equal ids in two organizations never share a budget.
+ */
+export type AlertCreationSubject = { apiKeyId: string } | { organizationId: string; alertSourceId: string };
+
+/**
+ * The alert-creation limit, on top of the general write limit, on the same shared sliding
+ * window store. The alerting context calls `consume` before it creates an alert.
+ */
+export class AlertCreationLimit {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly perMinute = ALERT_CREATION_LIMIT_PER_MINUTE,
+  ) {}
+
+  /** Counts one alert; throws RateLimitExceededError (429, Retry-After) past the limit. */
+  async consume(subject: AlertCreationSubject): Promise<RateLimitDecision> {
+    const bucket = 'apiKeyId' in subject ? `alerts:key:${subject.apiKeyId}` : `alerts:source:${subject.organizationId}:${subject.alertSourceId}`;
+    const decision = await this.limiter.hit(bucket, this.perMinute);
+    if (!decision.allowed) throw new RateLimitExceededError(decision);
+    return decision;
+  }
+}
