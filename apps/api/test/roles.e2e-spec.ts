@@ -1,8 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { generateApiKeyToken, hashToken, tokenPrefix } from '@taproot/identity';
-import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
+import { startTestApi, type TestApi, type TestKeyOptions, type TestOrganization, type TestResponse } from '../src/testing';
 
 const role = (attributes: Record<string, unknown>) => ({ data: { type: 'roles', attributes } });
 const onCallRole = (attributes: Record<string, unknown>) => ({ data: { type: 'on_call_roles', attributes } });
@@ -198,16 +197,7 @@ describe('permissions over HTTP', () => {
 
   const send = (method: string, path: string, token: string, body?: unknown) => api.request(method, path, { token, body });
 
-  /** A key row written directly, as the API keys endpoint would (token helpers of the identity lib). */
-  async function insertKey(opts: { kind?: 'global' | 'personal'; roleId?: string | null; onCallRoleId?: string | null; userId?: number | null }): Promise<string> {
-    const token = generateApiKeyToken();
-    await api.runtime.dataSource.query(
-      `INSERT INTO api_keys (id, organization_id, user_id, name, kind, token_prefix, token_hash, role_id, on_call_role_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [randomUUID(), org.organizationId, opts.userId ?? null, `Key ${randomUUID()}`, opts.kind ?? 'global', tokenPrefix(token), hashToken(token), opts.roleId ?? null, opts.onCallRoleId ?? null],
-    );
-    return token;
-  }
+  const insertKey = (opts: TestKeyOptions) => api.issueApiKey(org.organizationId, opts);
 
   async function newRole(attributes: Record<string, unknown>): Promise<string> {
     const res = await send('POST', '/v1/roles', org.token, role({ name: `Role ${randomUUID().slice(0, 8)}`, ...attributes }));

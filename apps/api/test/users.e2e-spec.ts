@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { generateApiKeyToken, hashToken, tokenPrefix } from '@taproot/identity';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
 
 describe('users over HTTP', () => {
@@ -17,13 +16,7 @@ describe('users over HTTP', () => {
   const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const sql = (query: string, params: unknown[] = []): Promise<any> => api.runtime.dataSource.query(query, params);
-  async function keyOf(o: TestOrganization, userId: number | null): Promise<string> {
-    const token = generateApiKeyToken();
-    await sql(`INSERT INTO api_keys (id, organization_id, user_id, name, kind, token_prefix, token_hash) VALUES ($1, $2, $3, $4, 'global', $5, $6)`, [
-      randomUUID(), o.organizationId, userId, `Key ${randomUUID()}`, tokenPrefix(token), hashToken(token),
-    ]);
-    return token;
-  }
+  const keyOf = (o: TestOrganization, userId: number | null) => api.issueApiKey(o.organizationId, { userId });
   async function newUser(o: TestOrganization, email: string): Promise<number> {
     const [{ id }] = await sql(`INSERT INTO users (organization_id, email, name, role) VALUES ($1, $2, 'Someone', 'user') RETURNING id`, [o.organizationId, email]);
     return id;

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { createLogger, loadConfig, type Clock } from '@taproot/config';
-import { createOrganization } from '@taproot/identity';
+import { createOrganization, generateApiKeyToken, hashToken, tokenPrefix } from '@taproot/identity';
 import type { EventBus } from '@taproot/messaging';
 import { createScratchDatabase } from '@taproot/persistence';
 import { openRuntime, type Runtime } from '@taproot/runtime';
@@ -21,8 +21,20 @@ export interface TestApi {
   app: NestFastifyApplication;
   /** A fresh tenant per test, so tests never see each other's rows. */
   newOrganization(): Promise<TestOrganization>;
+  /** A key row written as the API keys endpoint would, for a caller the API cannot create (any kind, role or user). */
+  issueApiKey(organizationId: string, opts?: TestKeyOptions): Promise<string>;
+  /** A user of the organization with the given role kinds' roles (the organization's system roles). */
+  addUser(organizationId: string, opts: { email?: string; roleKind: string; onCallRoleKind?: string }): Promise<number>;
   request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
+}
+
+export interface TestKeyOptions {
+  kind?: 'global' | 'team' | 'personal';
+  userId?: number | null;
+  groupId?: string | null;
+  roleId?: string | null;
+  onCallRoleId?: string | null;
 }
 
 export interface RequestOptions {
@@ -84,6 +96,26 @@ export async function startTestApi(opts: { databaseUrl?: string; kafkaBrokers?: 
         const created = await createOrganization(m, { name: `Test org ${randomUUID().slice(0, 8)}`, ownerEmail: 'owner@example.test' });
         return { organizationId: created.organizationId, token: created.token };
       }),
+    issueApiKey: async (organizationId, opts = {}) => {
+      const token = generateApiKeyToken();
+      await runtime.dataSource.query(
+        `INSERT INTO api_keys (id, organization_id, user_id, group_id, name, kind, token_prefix, token_hash, role_id, on_call_role_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [randomUUID(), organizationId, opts.userId ?? null, opts.groupId ?? null, `Key ${randomUUID()}`, opts.kind ?? 'global', tokenPrefix(token), hashToken(token), opts.roleId ?? null, opts.onCallRoleId ?? null],
+      );
+      return token;
+    },
+    addUser: async (organizationId, { email = `${randomUUID().slice(0, 8)}@example.test`, roleKind, onCallRoleKind = roleKind }) => {
+      const [{ id }] = await runtime.dataSource.query(
+        `INSERT INTO users (organization_id, email, name, role, role_id, on_call_role_id)
+         VALUES ($1, $2, 'Someone', $3,
+                 (SELECT id FROM roles WHERE organization_id = $1 AND system_role = $3),
+                 (SELECT id FROM on_call_roles WHERE organization_id = $1 AND system_role = $4))
+         RETURNING id`,
+        [organizationId, email, roleKind, onCallRoleKind],
+      );
+      return id;
+    },
     close: async () => {
       await app.close();
       await runtime.close();
