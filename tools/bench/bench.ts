@@ -30,8 +30,8 @@ import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ALL_MIGRATIONS, startApi } from '@taproot/api';
 import { serviceSchema } from '@taproot/catalog';
-import { createLogger, loadConfig } from '@taproot/config';
-import { createOrganization } from '@taproot/identity';
+import { createLogger, loadConfig, systemClock } from '@taproot/config';
+import { createOrganization, RateLimiter } from '@taproot/identity';
 import { buildListSql, cursorForRow, parseListQuery, type FlatQuery } from '@taproot/json-api';
 import { appendToOutbox, domainEvent } from '@taproot/messaging';
 import { freePort, startEmbeddedPostgres } from '@taproot/persistence';
@@ -342,53 +342,25 @@ async function benchLists(runtime: Runtime, url: string, organizationId: string,
 // ---------------------------------------------------------------------------------------------
 // 3. Creates
 
-interface RawLoopResult {
+interface LoopResult {
   workers: number;
   seconds: number;
-  rows: number;
-  rowsPerSec: number;
+  ops: number;
+  opsPerSec: number;
   latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
 }
 
-/**
- * What a create does at the data level, without HTTP, Nest, validation, slugs or projections:
- * one transaction with the services row (RETURNING *, as the writer does) and its outbox row,
- * through the runtime's own pool, from `workers` concurrent loops.
- */
-async function rawLoop(ds: DataSource, organizationId: string, tag: string, seconds: number, positionBase: number): Promise<RawLoopResult> {
-  const actor = { kind: 'system' as const, id: null };
+/** `op` from CONNECTIONS concurrent loops for `seconds`: throughput and per-call latency. */
+async function closedLoop(seconds: number, op: (n: number, worker: number) => Promise<unknown>): Promise<LoopResult> {
   const latencies: number[] = [];
   let seq = 0;
-  let rows = 0;
   const t0 = performance.now();
   const deadline = t0 + seconds * 1000;
-  const worker = async () => {
+  const worker = async (_: unknown, index: number) => {
     while (performance.now() < deadline) {
-      const n = ++seq;
       const t = performance.now();
-      await ds.transaction(async (m) => {
-        const id = randomUUID();
-        const now = new Date();
-        const name = `raw-${tag}-${n}`;
-        const [row] = await m.query(
-          `INSERT INTO services (id, organization_id, name, slug, managed_by, position, show_uptime_last_days, created_at, updated_at)
-           VALUES ($1, $2, $3, $3, 'api', $4, 60, $5, $5) RETURNING *`,
-          [id, organizationId, name, positionBase + n, now],
-        );
-        await appendToOutbox(m, RAW_TOPIC, [
-          domainEvent({
-            type: 'service.created',
-            organizationId,
-            aggregateType: 'services',
-            aggregateId: id,
-            actor,
-            payload: row as Record<string, unknown>,
-            occurredAt: now,
-          }),
-        ]);
-      });
+      await op(++seq, index);
       latencies.push(performance.now() - t);
-      rows++;
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
@@ -397,8 +369,8 @@ async function rawLoop(ds: DataSource, organizationId: string, tag: string, seco
   return {
     workers: CONNECTIONS,
     seconds: round(elapsed, 2),
-    rows,
-    rowsPerSec: round(rows / elapsed, 1),
+    ops: latencies.length,
+    opsPerSec: round(latencies.length / elapsed, 1),
     latencyMs: {
       p50: round(percentile(latencies, 50), 2),
       p90: round(percentile(latencies, 90), 2),
@@ -409,11 +381,35 @@ async function rawLoop(ds: DataSource, organizationId: string, tag: string, seco
   };
 }
 
+/**
+ * What a create does at the data level, without HTTP, Nest, validation, slugs or projections:
+ * one transaction with the services row (RETURNING *, as the writer does) and its outbox row,
+ * through the runtime's own pool, from CONNECTIONS concurrent loops.
+ */
+function rawLoop(ds: DataSource, organizationId: string, tag: string, seconds: number, positionBase: number): Promise<LoopResult> {
+  const actor = { kind: 'system' as const, id: null };
+  return closedLoop(seconds, (n) =>
+    ds.transaction(async (m) => {
+      const id = randomUUID();
+      const now = new Date();
+      const name = `raw-${tag}-${n}`;
+      const [row] = await m.query(
+        `INSERT INTO services (id, organization_id, name, slug, managed_by, position, show_uptime_last_days, created_at, updated_at)
+         VALUES ($1, $2, $3, $3, 'api', $4, 60, $5, $5) RETURNING *`,
+        [id, organizationId, name, positionBase + n, now],
+      );
+      await appendToOutbox(m, RAW_TOPIC, [
+        domainEvent({ type: 'service.created', organizationId, aggregateType: 'services', aggregateId: id, actor, payload: row as Record<string, unknown>, occurredAt: now }),
+      ]);
+    }),
+  );
+}
+
 interface CreateBench {
   http: LoadResult;
   /** The same load into an organization that starts empty: what the organization's size costs. */
   httpEmptyOrg: LoadResult;
-  raw: RawLoopResult;
+  raw: LoopResult;
   /** Single-create SQL of the write path that scan the organization's services. */
   plans: { label: string; plan: string[] }[];
 }
@@ -467,7 +463,7 @@ async function benchCreates(
   }
   progress(`raw insert loop: ${CONNECTIONS} concurrent transactions (services row + outbox row), ${SECONDS}s`);
   const raw = await rawLoop(ds, organizationId, tag, SECONDS, 20_000_000);
-  progress(`raw insert loop: ${raw.rowsPerSec} rows/s, p50 ${raw.latencyMs.p50} ms, p99 ${raw.latencyMs.p99} ms`);
+  progress(`raw insert loop: ${raw.opsPerSec} rows/s, p50 ${raw.latencyMs.p50} ms, p99 ${raw.latencyMs.p99} ms`);
   return { http, httpEmptyOrg, raw, plans };
 }
 
@@ -512,6 +508,34 @@ async function benchHealth(apiUrl: string, helloUrl: string): Promise<HealthBenc
     return runs.reduce((best, r) => (Math.abs(r.okPerSec - m) < Math.abs(best.okPerSec - m) ? r : best));
   };
   return { api: pick(rounds.map((r) => r.api)), hello: pick(rounds.map((r) => r.hello)), rounds };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Rate limiter
+
+interface LimiterBench {
+  select1: LoopResult;
+  oneBucket: LoopResult;
+  bucketPerWorker: LoopResult;
+}
+
+/**
+ * The limiter's cost on its own: `RateLimiter.hit` (the one statement every authenticated
+ * request runs) against the cheapest round trip on the same pool, `SELECT 1`. One shared
+ * bucket is a single key hammered by every connection (row-lock contention); a bucket per
+ * worker is many keys at once.
+ */
+async function benchLimiter(runtime: Runtime): Promise<LimiterBench> {
+  const ds = runtime.dataSource;
+  const limiter = new RateLimiter(ds, systemClock);
+  const run = `bench-${randomUUID()}`;
+  const select1 = await closedLoop(SECONDS, () => ds.query('SELECT 1'));
+  progress(`SELECT 1: ${select1.opsPerSec}/s`);
+  const oneBucket = await closedLoop(SECONDS, () => limiter.hit(`${run}:shared`, 1e9));
+  progress(`limiter, one bucket: ${oneBucket.opsPerSec}/s`);
+  const bucketPerWorker = await closedLoop(SECONDS, (_, worker) => limiter.hit(`${run}:${worker}`, 1e9));
+  progress(`limiter, bucket per worker: ${bucketPerWorker.opsPerSec}/s`);
+  return { select1, oneBucket, bucketPerWorker };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -641,6 +665,7 @@ async function main(): Promise<void> {
     const lists = await benchLists(runtime, api.url, org.organizationId, org.token);
     const creates = await benchCreates(runtime, api.url, org.organizationId, org.token, emptyOrg);
     const health = await benchHealth(api.url, helloUrl);
+    const limiter = await benchLimiter(runtime);
 
     // Report -----------------------------------------------------------------------------------
     const info = machine(pgVersion);
@@ -672,7 +697,7 @@ async function main(): Promise<void> {
     out('## 3. Creates');
     for (const l of table(loadHeaders, [creates.http, creates.httpEmptyOrg].map(loadRow))) out(l);
     out(
-      `raw loop: ${creates.raw.rows} rows in ${creates.raw.seconds}s = ${creates.raw.rowsPerSec} rows/s, ` +
+      `raw loop: ${creates.raw.ops} rows in ${creates.raw.seconds}s = ${creates.raw.opsPerSec} rows/s, ` +
         `p50 ${creates.raw.latencyMs.p50} ms, p99 ${creates.raw.latencyMs.p99} ms (${creates.raw.workers} concurrent transactions)`,
     );
     for (const p of creates.plans) {
@@ -684,6 +709,17 @@ async function main(): Promise<void> {
     out(`## 4. Health (${HEALTH_ROUNDS} alternating rounds; latencies below 1 ms show as 0: autocannon counts whole ms)`);
     for (const l of table(loadHeaders, health.rounds.flatMap((r) => [r.api, r.hello]).map(loadRow))) out(l);
     out(`per-round api/hello: ${health.rounds.map((r) => r.ratio).join(', ')}; medians ${health.api.okPerSec} / ${health.hello.okPerSec} req/s`);
+
+    out();
+    out(`## 5. Rate limiter (${CONNECTIONS} concurrent callers on the runtime's pool, ${SECONDS}s each)`);
+    const loopRow = (label: string, r: LoopResult) => [label, r.opsPerSec, r.latencyMs.p50, r.latencyMs.p90, r.latencyMs.p99, r.latencyMs.mean];
+    for (const l of table(['call', 'ops/s', 'p50 ms', 'p90 ms', 'p99 ms', 'mean ms'], [
+      loopRow('SELECT 1', limiter.select1),
+      loopRow('RateLimiter.hit, one shared bucket', limiter.oneBucket),
+      loopRow('RateLimiter.hit, a bucket per caller', limiter.bucketPerWorker),
+    ])) {
+      out(l);
+    }
 
     const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : null);
     const rows: SummaryRow[] = [];
@@ -726,21 +762,21 @@ async function main(): Promise<void> {
       target: '(reported)',
       verdict: 'info',
     });
-    const createRatio = ratio(creates.http.okPerSec, creates.raw.rowsPerSec);
+    const createRatio = ratio(creates.http.okPerSec, creates.raw.opsPerSec);
     rows.push({
       measure: 'creates: HTTP POST / raw INSERT+outbox',
       a: `${creates.http.okPerSec} rows/s`,
-      b: `${creates.raw.rowsPerSec} rows/s`,
+      b: `${creates.raw.opsPerSec} rows/s`,
       ratio: createRatio,
       ratioText: String(createRatio),
       target: '>= 0.5',
       verdict: createRatio !== null && createRatio >= 0.5 ? 'PASS' : 'MISS',
     });
-    const emptyRatio = ratio(creates.httpEmptyOrg.okPerSec, creates.raw.rowsPerSec);
+    const emptyRatio = ratio(creates.httpEmptyOrg.okPerSec, creates.raw.opsPerSec);
     rows.push({
       measure: 'creates: HTTP POST into an org empty at start / raw',
       a: `${creates.httpEmptyOrg.okPerSec} rows/s`,
-      b: `${creates.raw.rowsPerSec} rows/s`,
+      b: `${creates.raw.opsPerSec} rows/s`,
       ratio: emptyRatio,
       ratioText: String(emptyRatio),
       target: '(reported)',
@@ -756,6 +792,19 @@ async function main(): Promise<void> {
       target: '>= 0.8',
       verdict: healthRatio !== null && healthRatio >= 0.8 ? 'PASS' : 'MISS',
     });
+
+    for (const [label, r] of [['one shared bucket', limiter.oneBucket], ['a bucket per caller', limiter.bucketPerWorker]] as const) {
+      const limiterRatio = ratio(r.opsPerSec, limiter.select1.opsPerSec);
+      rows.push({
+        measure: `rate limiter hit (${label}) / SELECT 1, ops/s`,
+        a: `${r.opsPerSec} /s`,
+        b: `${limiter.select1.opsPerSec} /s`,
+        ratio: limiterRatio,
+        ratioText: String(limiterRatio),
+        target: '(reported)',
+        verdict: 'info',
+      });
+    }
 
     out();
     out('## Summary');
@@ -774,6 +823,7 @@ async function main(): Promise<void> {
       lists: { page1: lists.page1, cursorDeep: lists.cursorDeep, offsetDeep: lists.offsetDeep, sql: lists.sql.map(({ plan: _plan, ...s }) => s) },
       creates: { http: creates.http, httpEmptyOrg: creates.httpEmptyOrg, raw: creates.raw },
       health,
+      limiter,
       summary: rows.map(({ ratioText: _r, ...r }) => r),
     };
     const failedLoads = [lists.page1, lists.cursorDeep, lists.offsetDeep, creates.http, creates.httpEmptyOrg, ...health.rounds.flatMap((r) => [r.api, r.hello])].filter(
