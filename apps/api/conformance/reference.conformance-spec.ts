@@ -419,3 +419,55 @@ describeReferenceConformance({
     return undefined;
   },
 });
+
+describeReferenceConformance({
+  type: 'environments',
+  path: '/v1/environments',
+  singular: 'environment',
+  assignedWhenNull: ['position'],
+  knownStricter: CATALOG_KNOWN_STRICTER,
+  mayRefuse: INT4_BOUNDED,
+  pick: (name, _schema, variant) => {
+    if (name === 'color') return variant === 'create' ? '#12b76a' : '#0ba5ec';
+    if (name === 'notify_emails') return [variant === 'create' ? 'env@example.com' : 'env-updated@example.com'];
+    return undefined;
+  },
+});
+
+describeReferenceConformance({
+  type: 'functionalities',
+  path: '/v1/functionalities',
+  singular: 'functionality',
+  assignedWhenNull: ['position'],
+  knownStricter: CATALOG_KNOWN_STRICTER,
+  mayRefuse: INT4_BOUNDED,
+  pick: (name, _schema, variant) => {
+    if (name === 'color') return variant === 'create' ? '#7a5af8' : '#ee46bc';
+    if (name === 'notify_emails') return [variant === 'create' ? 'fn@example.com' : 'fn-updated@example.com'];
+    if (name === 'owner_user_ids') return variant === 'create' ? [1, 2] : [3];
+    return undefined;
+  },
+});
+
+describeReferenceConformance({
+  type: 'causes',
+  path: '/v1/causes',
+  singular: 'cause',
+  assignedWhenNull: ['position'],
+  knownStricter: CATALOG_KNOWN_STRICTER,
+  mayRefuse: INT4_BOUNDED,
+});
+
+describeReferenceConformance({
+  type: 'incident_types',
+  path: '/v1/incident_types',
+  singular: 'incident_type',
+  assignedWhenNull: ['position'],
+  knownStricter: CATALOG_KNOWN_STRICTER,
+  mayRefuse: INT4_BOUNDED,
+  pick: (name, _schema, variant) => {
+    if (name === 'color') return variant === 'create' ? '#f04438' : '#fdb022';
+    if (name === 'notify_emails') return [variant === 'create' ? 'type@example.com' : 'type-updated@example.com'];
+    return undefined;
+  },
+});
