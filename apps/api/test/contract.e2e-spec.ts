@@ -229,6 +229,46 @@ describe('the served OpenAPI document describes what severities and services ans
     });
   }
 
+  describe('services bulk operations', () => {
+    const upsert = '/v1/services/bulk_upsert';
+    const remove = '/v1/services/bulk_delete';
+    const key = () => `contract-${randomUUID().slice(0, 8)}`;
+
+    test('the document lists bulk_upsert and bulk_delete of every bulk resource, teams included', () => {
+      for (const path of [upsert, remove, '/v1/teams/bulk_upsert', '/v1/teams/bulk_delete']) assert.ok(doc.operation(path, 'POST'), `POST ${path}`);
+    });
+
+    test('bulk_upsert creates and updates: 200 with the declared document', async () => {
+      const [a, b] = [key(), key()];
+      const created = await call('POST', upsert, 200, { token: org.token, body: { entities: [{ external_id: a, name: `Bulk ${a}`, show_uptime_last_days: 30 }, { external_id: b, name: `Bulk ${b}` }] } });
+      assert.equal(created.body.data.length, 2);
+      const updated = await call('POST', upsert, 200, { token: org.token, body: { entities: [{ external_id: a, description: 'bulk updated' }] } });
+      assert.equal(updated.body.data[0].id, created.body.data[0].id);
+    });
+
+    test('bulk_delete by external ids and by managed_by: 200 with the declared document', async () => {
+      const a = key();
+      await call('POST', upsert, 200, { token: org.token, body: { entities: [{ external_id: a, name: `Delete ${a}` }] } });
+      const res = await call('POST', remove, 200, { token: org.token, body: { external_ids: [a, key()] } });
+      assert.deepEqual(res.body.data.deleted_external_ids, [a]);
+      const own = await api.newOrganization();
+      await call('POST', remove, 200, { token: own.token, body: { managed_by: 'terraform', keep_external_ids: [] } });
+    });
+
+    test('invalid documents answer 422, without a token 401, another media type 415', async () => {
+      await call('POST', upsert, 422, { token: org.token, body: { entities: [{ external_id: key(), name: 'Fine' }, { external_id: key(), name: 42 }] } });
+      await call('POST', upsert, 422, { token: org.token, body: { entities: [{ name: 'no key' }] } });
+      await call('POST', upsert, 422, { token: org.token, body: { entities: Array.from({ length: 101 }, (_, i) => ({ external_id: `over-${i}` })) } });
+      await call('POST', remove, 422, { token: org.token, body: { external_ids: [] } });
+      await call('POST', remove, 422, { token: org.token, body: { managed_by: 'web' } });
+      await call('POST', upsert, 401, { body: { entities: [] } });
+      await call('POST', remove, 401, { body: { external_ids: ['x'] } });
+      const headers = { 'content-type': 'application/json' };
+      await call('POST', upsert, 415, { token: org.token, body: { entities: [] }, headers });
+      await call('POST', remove, 415, { token: org.token, body: { external_ids: ['x'] }, headers });
+    });
+  });
+
   const served = () => doc.operations((p) => RESOURCES.some((r) => under(r.path)(p)));
 
   test('every severities and services operation the document lists was exercised', () => {

@@ -4,3 +4,4 @@ export * from './errors/json-api-error';
 export * from './document/documents';
 export * from './query';
 export * from './openapi';
+export * from './bulk/bulk';

@@ -3,5 +3,7 @@ export * from './resource-writer';
 export * from './resource-reader';
 export * from './resource-projection';
 export * from './resource-commands';
+export * from './resource-bulk';
+export * from './resource-handlers';
 export * from './resource-controller';
 export * from './slug';

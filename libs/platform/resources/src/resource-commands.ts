@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import type { CollectionDocument, SingleDocument } from '@taproot/json-api';
-import { topicOf, UnitOfWork, type EventActor } from '@taproot/messaging';
+import { topicOf, UnitOfWork, type DomainEvent, type EventActor } from '@taproot/messaging';
 import { DataSource } from 'typeorm';
-import type { ResourceDefinition, Row } from './resource-definition';
+import type { ResourceDefinition, Row, WriteContext } from './resource-definition';
 import { ResourceReader, type FlatQuery } from './resource-reader';
-import { ResourceWriter, type Snapshot } from './resource-writer';
+import { ResourceWriter, type Snapshot, type WriteResult } from './resource-writer';
 
 /**
  * The generic commands of a declared resource. A resource with no rule beyond its declaration
@@ -63,50 +63,60 @@ function writerOf(definition: ResourceDefinition): ResourceWriter {
   return writer;
 }
 
-type Change = CreateResourceCommand | UpdateResourceCommand | DeleteResourceCommand;
+/** What every write command names: the resource, and who writes in which organization. */
+export interface ResourceWriteCommand {
+  readonly definition: ResourceDefinition;
+  readonly organizationId: string;
+  readonly actor: EventActor;
+}
 
+/** Queues a write's events for the outbox of the unit of work and answers its snapshot. */
+export type Keep = (result: WriteResult) => Snapshot;
+
+/**
+ * Runs a command's writes, one or many, in one unit of work: one transaction with their outbox
+ * rows, then the wait for the projections (read-your-writes).
+ */
 @Injectable()
-abstract class ResourceChangeHandler<C extends Change> {
+export abstract class ResourceWriteHandler {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  execute(command: C): Promise<Snapshot> {
+  protected write<T>(command: ResourceWriteCommand, work: (writer: ResourceWriter, ctx: WriteContext, keep: Keep) => Promise<T>): Promise<T> {
     const { definition, organizationId, actor } = command;
     return this.unitOfWork.run(async (manager, emitter) => {
+      const events: DomainEvent[] = [];
       const ctx = { organizationId, actor, manager, now: this.clock.now() };
-      const result = await this.change(writerOf(definition), ctx, command);
-      emitter.emit(topicOf(definition.context), result.events);
-      return result.snapshot;
+      const value = await work(writerOf(definition), ctx, (result) => {
+        events.push(...result.events);
+        return result.snapshot;
+      });
+      if (events.length) emitter.emit(topicOf(definition.context), events);
+      return value;
     });
   }
-
-  protected abstract change(
-    writer: ResourceWriter,
-    ctx: Parameters<ResourceWriter['create']>[0],
-    command: C,
-  ): ReturnType<ResourceWriter['create']>;
 }
 
 @CommandHandler(CreateResourceCommand)
-export class CreateResourceHandler extends ResourceChangeHandler<CreateResourceCommand> {
-  protected change(writer: ResourceWriter, ctx: Parameters<ResourceWriter['create']>[0], c: CreateResourceCommand) {
-    return writer.create(ctx, c.attributes);
+export class CreateResourceHandler extends ResourceWriteHandler {
+  execute(c: CreateResourceCommand): Promise<Snapshot> {
+    return this.write(c, async (writer, ctx, keep) => keep(await writer.create(ctx, c.attributes)));
   }
 }
 
 @CommandHandler(UpdateResourceCommand)
-export class UpdateResourceHandler extends ResourceChangeHandler<UpdateResourceCommand> {
-  protected change(writer: ResourceWriter, ctx: Parameters<ResourceWriter['create']>[0], c: UpdateResourceCommand) {
-    return writer.update(ctx, c.id, c.attributes);
+export class UpdateResourceHandler extends ResourceWriteHandler {
+  execute(c: UpdateResourceCommand): Promise<Snapshot> {
+    return this.write(c, async (writer, ctx, keep) => keep(await writer.update(ctx, c.id, c.attributes)));
   }
 }
 
 @CommandHandler(DeleteResourceCommand)
-export class DeleteResourceHandler extends ResourceChangeHandler<DeleteResourceCommand> {
-  protected change(writer: ResourceWriter, ctx: Parameters<ResourceWriter['create']>[0], c: DeleteResourceCommand) {
-    return writer.delete(ctx, c.id);
+export class DeleteResourceHandler extends ResourceWriteHandler {
+  execute(c: DeleteResourceCommand): Promise<Snapshot> {
+    return this.write(c, async (writer, ctx, keep) => keep(await writer.delete(ctx, c.id)));
   }
 }
 
@@ -131,11 +141,3 @@ export class GetResourceHandler extends ResourceQueryHandler {
     return this.reader.get(q.definition.schema, q.organizationId, q.id);
   }
 }
-
-export const RESOURCE_HANDLERS = [
-  CreateResourceHandler,
-  UpdateResourceHandler,
-  DeleteResourceHandler,
-  ListResourcesHandler,
-  GetResourceHandler,
-];

@@ -2,13 +2,18 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, 
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   actorOf,
+  can,
   CurrentPrincipal,
+  forbidden,
   isPermissionFamily,
+  PermissionResolver,
   RequirePermission,
   type CrudAction,
   type Principal,
 } from '@taproot/identity';
-import { JsonApiError, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
+import { JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
+import { DataSource } from 'typeorm';
+import { BulkDeleteResourcesCommand, BulkUpsertResourcesCommand, type BulkUpsertResult } from './resource-bulk';
 import type { ResourceDefinition } from './resource-definition';
 import {
   CreateResourceCommand,
@@ -18,7 +23,7 @@ import {
   UpdateResourceCommand,
 } from './resource-commands';
 import type { FlatQuery } from './resource-reader';
-import type { Snapshot } from './resource-writer';
+import { snapshotObject, type Snapshot } from './resource-writer';
 
 interface HeaderReply {
   header(name: string, value: string): unknown;
@@ -33,7 +38,8 @@ function warn(reply: HeaderReply, warnings: string[]): void {
 
 /**
  * The thin JSON:API controller of a declared resource: parse, dispatch a command or query,
- * serialize. Only the operations the declaration lists are served.
+ * serialize. Only the operations the declaration lists are served; `bulk_upsert` and
+ * `bulk_delete` only when it is declared with `bulk: true`.
  */
 export function resourceController(definition: ResourceDefinition): Type<unknown> {
   const { schema } = definition;
@@ -43,12 +49,10 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   // Each route checks its action on the resource's permission family (docs/permissions.md).
   const family = definition.permission?.family ?? (isPermissionFamily(schema.type) ? schema.type : null);
   const requires = (action: CrudAction): MethodDecorator => (family ? RequirePermission(family, action) : () => undefined);
-  const document = (snapshot: Snapshot): SingleDocument => {
-    const { id, ...attributes } = snapshot;
-    return { data: { id, type: schema.type, attributes } };
-  };
+  const document = (snapshot: Snapshot): SingleDocument => ({ data: snapshotObject(schema, snapshot) });
+  const route = schema.path.replace(/^\//, '');
 
-  @Controller(schema.path.replace(/^\//, ''))
+  @Controller(route)
   class JsonApiResourceController {
     constructor(
       readonly commands: CommandBus,
@@ -109,6 +113,46 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       return document(snapshot);
     }
   }
-  Object.defineProperty(JsonApiResourceController, 'name', { value: `${schema.singular}Controller` });
-  return JsonApiResourceController;
+
+  @Controller(route)
+  class JsonApiBulkResourceController extends JsonApiResourceController {
+    private readonly permissions: PermissionResolver;
+
+    constructor(commands: CommandBus, queries: QueryBus, dataSource: DataSource) {
+      super(commands, queries);
+      this.permissions = new PermissionResolver(dataSource);
+    }
+
+    @Post('bulk_upsert')
+    @requires('create')
+    @HttpCode(200)
+    async bulkUpsert(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
+      serves('create');
+      serves('update');
+      // An upsert creates and updates: it needs both (reference, bulkUpsertServices).
+      if (family) {
+        const granted = await this.permissions.resolve(principal);
+        if (!can(granted, family, 'update')) throw forbidden({ family, action: 'update' }, principal, granted);
+      }
+      const entities = parseBulkUpsert(body);
+      const { document, warnings }: BulkUpsertResult = await this.commands.execute(
+        new BulkUpsertResourcesCommand(definition, principal.organizationId, actorOf(principal), entities),
+      );
+      warn(reply, warnings);
+      return document;
+    }
+
+    @Post('bulk_delete')
+    @requires('delete')
+    @HttpCode(200)
+    bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+      serves('delete');
+      const mode = parseBulkDelete(schema, body);
+      return this.commands.execute(new BulkDeleteResourcesCommand(definition, principal.organizationId, actorOf(principal), mode));
+    }
+  }
+
+  const served = schema.bulk ? JsonApiBulkResourceController : JsonApiResourceController;
+  Object.defineProperty(served, 'name', { value: `${schema.singular}Controller` });
+  return served;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isJsonAttribute, isUuid, JsonApiError, type AttributeDef, type ResourceSchema } from '@taproot/json-api';
+import { isJsonAttribute, isUuid, JsonApiError, type AttributeDef, type ResourceObject, type ResourceSchema } from '@taproot/json-api';
 import { quoteIdent } from '@taproot/persistence';
 import { domainEvent, type DomainEvent } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
@@ -27,6 +27,12 @@ function toSnapshot(schema: ResourceSchema, row: Row): Snapshot {
     snapshot[name] = value instanceof Date ? value.toISOString() : (value ?? null);
   }
   return snapshot as Snapshot;
+}
+
+/** A write's answer: the snapshot as a resource object (its values are already wire values). */
+export function snapshotObject(schema: ResourceSchema, snapshot: Snapshot): ResourceObject {
+  const { id, ...attributes } = snapshot;
+  return { id, type: schema.type, attributes };
 }
 
 /**
@@ -127,11 +133,19 @@ export class ResourceWriter {
     return { snapshot, events: [event] };
   }
 
+  /**
+   * Serializes, until the transaction ends, the writes of this resource in the organization that
+   * look before they insert (a free slug, the record of an external id).
+   */
+  async takeTurns(ctx: WriteContext): Promise<void> {
+    await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.def.table}:${ctx.organizationId}`]);
+  }
+
   private async deriveSlugs(ctx: WriteContext, attributes: Row): Promise<Row> {
     for (const [name, def] of Object.entries(this.def.schema.attributes)) {
       if (!def.derivedFrom) continue;
-      // Concurrent creates in one organization would pick the same free slug: take turns.
-      await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.def.table}:${ctx.organizationId}`]);
+      // Concurrent creates in one organization would pick the same free slug.
+      await this.takeTurns(ctx);
       const source = attributes[def.derivedFrom];
       if (typeof source !== 'string') continue;
       attributes[name] = await this.uniqueSlug(ctx.manager, ctx.organizationId, def.column ?? name, slugify(source));

@@ -25,6 +25,8 @@ export const teamSchema = defineResource({
   readTable: 'groups_read',
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  // Served by the teams controller itself (membership needs its own permission).
+  bulk: true,
   attributes: {
     name: { type: 'string', required: true, alwaysStored: true, minLength: 1, maxLength: 255, filter: true, sortable: true, searchable: true, description: 'The name of the team' },
     slug: { type: 'string', writable: false, derivedFrom: 'name', filter: true, description: 'The slug of the team' },

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { JsonApiError, parseResourcePayload, type FlatQuery } from '@taproot/json-api';
+import { JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type FlatQuery } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { PermissionResolver } from '../permissions/permission-resolver';
 import { can } from '../permissions/permission-set';
@@ -7,12 +7,10 @@ import { forbidden } from '../permissions/permission.guard';
 import { RequirePermission } from '../permissions/require-permission';
 import { CurrentPrincipal } from '../principal/bearer-auth.guard';
 import type { Principal } from '../principal/principal';
-import { MEMBERSHIP_ATTRIBUTES, MANAGED_BY, teamSchema } from './team.schema';
-import { asJsonApi, BULK_LIMIT, invalid, TeamsService } from './teams.service';
+import { MEMBERSHIP_ATTRIBUTES, teamSchema } from './team.schema';
+import { TeamsService } from './teams.service';
 
 type Row = Record<string, unknown>;
-const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
-const bad = (detail: string, pointer: string) => JsonApiError.of(422, 'Invalid document', detail, 'INVALID_DOCUMENT', { pointer });
 
 /** `/v1/teams` (type `groups`), permission family `groups`; membership also needs `members` update. */
 @Controller('v1/teams')
@@ -51,35 +49,8 @@ export class TeamsController {
     // Upsert creates and updates: both are needed (reference, bulkUpsertGroups).
     const permissions = await this.resolver.resolve(principal);
     if (!can(permissions, 'groups', 'update')) throw forbidden({ family: 'groups', action: 'update' }, principal, permissions);
-    if (!isObject(body) || !Array.isArray(body.entities)) throw bad('The body must be an object with an entities array', '/entities');
-    if (body.entities.length > BULK_LIMIT) throw bad(`At most ${BULK_LIMIT} entities per request (got ${body.entities.length})`, '/entities');
-    const seen = new Map<string, number>();
-    const entities = body.entities.map((entity, index) => {
-      if (!isObject(entity)) throw bad(`entities[${index}] must be an object`, `/entities/${index}`);
-      const externalId = entity.external_id;
-      if (typeof externalId !== 'string' || externalId === '') {
-        throw invalid([{ path: 'external_id', detail: 'external_id is required (the upsert key)', code: 'REQUIRED' }], `/entities/${index}`, `entities[${index}]: `);
-      }
-      if (seen.has(externalId)) {
-        throw invalid([{ path: 'external_id', detail: `external_id ${JSON.stringify(externalId)} is also used by entities[${seen.get(externalId)}]`, code: 'DUPLICATE' }], `/entities/${index}`, `entities[${index}]: `);
-      }
-      seen.set(externalId, index);
-      try {
-        const { attributes } = parseResourcePayload(teamSchema, { data: { type: teamSchema.type, attributes: entity } }, 'update');
-        return { index, attributes };
-      } catch (error) {
-        if (!(error instanceof JsonApiError)) throw error;
-        throw new JsonApiError(
-          error.status,
-          error.errors.map((e) => ({
-            ...e,
-            detail: `entities[${index}] (external_id ${JSON.stringify(externalId)}): ${e.detail ?? e.title}`,
-            source: e.source?.pointer ? { pointer: e.source.pointer.replace(/^\/data\/attributes/, `/entities/${index}`) } : e.source,
-          })),
-        );
-      }
-    });
-    await this.assertMayManageMembership(principal, entities.map((e) => e.attributes));
+    const entities = parseBulkUpsert(body);
+    await this.assertMayManageMembership(principal, entities.map((e) => e.input));
     return this.teams.bulkUpsert(principal, entities);
   }
 
@@ -87,25 +58,7 @@ export class TeamsController {
   @RequirePermission('groups', 'delete')
   @HttpCode(200)
   bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    if (!isObject(body)) throw bad('The body must be an object', '');
-    const keys = Object.keys(body);
-    if ('external_ids' in body) {
-      const ids = body.external_ids;
-      if (keys.length !== 1) throw bad('external_ids and managed_by are mutually exclusive', '/external_ids');
-      if (!Array.isArray(ids) || ids.length === 0 || ids.length > BULK_LIMIT || !ids.every((i) => typeof i === 'string' && i !== '')) {
-        throw bad(`external_ids must be a list of 1 to ${BULK_LIMIT} non-empty strings`, '/external_ids');
-      }
-      return this.teams.bulkDelete(principal, { externalIds: ids as string[] });
-    }
-    if ('managed_by' in body) {
-      const allowed = MANAGED_BY.filter((m) => m !== 'web' && m !== 'admin_web');
-      if (!allowed.includes(body.managed_by as (typeof allowed)[number])) throw bad(`managed_by must be one of ${allowed.join(', ')}`, '/managed_by');
-      const keep = body.keep_external_ids ?? [];
-      if (!Array.isArray(keep) || !keep.every((k) => typeof k === 'string')) throw bad('keep_external_ids must be a list of strings', '/keep_external_ids');
-      if (keys.some((k) => k !== 'managed_by' && k !== 'keep_external_ids')) throw bad('Only managed_by and keep_external_ids are allowed with managed_by', '');
-      return this.teams.bulkDelete(principal, { managedBy: body.managed_by as string, keep: keep as string[] });
-    }
-    throw bad('Pass exactly one of external_ids or managed_by', '');
+    return this.teams.bulkDelete(principal, parseBulkDelete(teamSchema, body));
   }
 
   @Get(':id')
@@ -120,7 +73,7 @@ export class TeamsController {
   async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(teamSchema, body, 'create');
     await this.assertMayManageMembership(principal, [attributes]);
-    return asJsonApi(() => this.teams.create(principal, attributes));
+    return this.teams.create(principal, attributes);
   }
 
   @Put(':id')
@@ -128,7 +81,7 @@ export class TeamsController {
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(teamSchema, body, 'update');
     await this.assertMayManageMembership(principal, [attributes]);
-    return asJsonApi(() => this.teams.update(principal, id, attributes));
+    return this.teams.update(principal, id, attributes);
   }
 
   @Delete(':id')

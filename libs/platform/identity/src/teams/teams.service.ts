@@ -1,12 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import {
+  bulkDeleteCondition,
+  bulkDeleteDocument,
+  eachBulkItem,
   isJsonAttribute,
   JsonApiError,
   listDocument,
+  parseBulkItem,
   toResourceObject,
+  type BulkDeleteDocument,
+  type BulkDeleteMode,
+  type BulkEntity,
+  type BulkUpsertDocument,
   type CollectionDocument,
-  type ErrorObject,
   type FlatQuery,
   type SingleDocument,
   isUuid,
@@ -21,7 +28,6 @@ type Row = Record<string, unknown>;
 
 export const TEAMS_CONTEXT = 'identity';
 export const GROUP_EVENTS = { created: 'group.created', updated: 'group.updated', deleted: 'group.deleted' } as const;
-export const BULK_LIMIT = 100;
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -48,27 +54,6 @@ export function groupEvent(type: string, row: Row, principal: Principal, now: Da
 export function teamDocument(row: Row): SingleDocument {
   const { id, ...attributes } = toSnapshot(row);
   return { data: { id, type: teamSchema.type, attributes } };
-}
-
-/** One problem of a write; `path` is below the attributes (`user_ids/1`). */
-interface Issue {
-  path: string;
-  detail: string;
-  code: string;
-}
-
-class TeamInvalid extends Error {
-  constructor(readonly issues: Issue[]) {
-    super(issues.map((i) => i.detail).join('; '));
-  }
-}
-
-/** 422 naming the attributes (`/data/attributes/...`) or, in a batch, the item (`/entities/<i>/...`). */
-export function invalid(issues: Issue[], prefix = '/data/attributes', detailPrefix = ''): JsonApiError {
-  return new JsonApiError(
-    422,
-    issues.map((i): ErrorObject => ({ title: 'Invalid attribute', status: '422', code: i.code, detail: `${detailPrefix}${i.detail}`, source: { pointer: `${prefix}/${i.path}` } })),
-  );
 }
 
 /**
@@ -122,54 +107,27 @@ export class TeamsService {
    * Creates or updates each entity by `external_id`, in one transaction: any invalid item fails
    * the batch with 422 errors whose pointer names the item (`/entities/<index>/<attribute>`).
    */
-  bulkUpsert(principal: Principal, entities: { index: number; attributes: Row }[]): Promise<CollectionDocument> {
+  bulkUpsert(principal: Principal, entities: readonly BulkEntity[]): Promise<BulkUpsertDocument> {
     return this.run(principal, async (manager, emit, now) => {
-      const rows: Row[] = [];
-      const errors: ErrorObject[] = [];
-      for (const { index, attributes } of entities) {
-        const externalId = String(attributes.external_id);
-        try {
-          const [current] = await manager.query('SELECT * FROM groups WHERE organization_id = $1 AND external_id = $2 FOR UPDATE', [principal.organizationId, externalId]);
-          if (current) {
-            rows.push(await this.change(manager, principal, current, attributes, now, emit));
-          } else if (typeof attributes.name !== 'string') {
-            throw new TeamInvalid([{ path: 'name', detail: `name is required to create a team (no team has external_id ${JSON.stringify(externalId)})`, code: 'REQUIRED' }]);
-          } else {
-            rows.push(await this.insert(manager, principal, attributes, now, emit));
-          }
-        } catch (error) {
-          if (!(error instanceof TeamInvalid)) throw error;
-          errors.push(...invalid(error.issues, `/entities/${index}`, `entities[${index}] (external_id ${JSON.stringify(externalId)}): `).errors);
-        }
-      }
-      // Nothing is kept when an item fails: the transaction rolls back.
-      if (errors.length) throw new JsonApiError(422, errors);
-      return { data: rows.map((row) => teamDocument(row).data) } as CollectionDocument;
+      const rows = await eachBulkItem(entities, async (entity) => {
+        const [current] = await manager.query('SELECT * FROM groups WHERE organization_id = $1 AND external_id = $2 FOR UPDATE', [principal.organizationId, entity.externalId]);
+        const { attributes } = parseBulkItem(teamSchema, entity, current ? 'update' : 'create');
+        return current ? this.change(manager, principal, current, attributes, now, emit) : this.insert(manager, principal, attributes, now, emit);
+      });
+      return { data: rows.map((row) => teamDocument(row).data) };
     });
   }
 
   /** `external_ids` mode deletes those teams; `managed_by` mode prunes that source's teams not kept. */
-  bulkDelete(principal: Principal, mode: { externalIds: string[] } | { managedBy: string; keep: string[] }) {
+  bulkDelete(principal: Principal, mode: BulkDeleteMode): Promise<BulkDeleteDocument> {
     return this.run(principal, async (manager, emit, now) => {
-      const rows: Row[] =
-        'externalIds' in mode
-          ? await manager.query('SELECT * FROM groups WHERE organization_id = $1 AND external_id = ANY($2) FOR UPDATE', [principal.organizationId, mode.externalIds])
-          : await manager.query(
-              'SELECT * FROM groups WHERE organization_id = $1 AND managed_by = $2 AND external_id IS NOT NULL AND NOT (external_id = ANY($3)) FOR UPDATE',
-              [principal.organizationId, mode.managedBy, mode.keep],
-            );
+      const { sql, params } = bulkDeleteCondition(mode);
+      const rows: Row[] = await manager.query(`SELECT * FROM groups WHERE organization_id = $1 AND ${sql} FOR UPDATE`, [principal.organizationId, ...params]);
       for (const row of rows) {
         await manager.query('DELETE FROM groups WHERE id = $1 AND organization_id = $2', [row.id, principal.organizationId]);
         emit(groupEvent(GROUP_EVENTS.deleted, row, principal, now));
       }
-      const deleted = rows.map((r) => String(r.external_id));
-      return {
-        data: {
-          deleted_external_ids: deleted,
-          failed_external_ids: [] as string[],
-          not_found_external_ids: 'externalIds' in mode ? mode.externalIds.filter((e) => !deleted.includes(e)) : [],
-        },
-      };
+      return bulkDeleteDocument(mode, rows.map((r) => String(r.external_id)));
     });
   }
 
@@ -237,7 +195,7 @@ export class TeamsService {
    */
   private async prepare(manager: EntityManager, organizationId: string, current: Row | null, attributes: Row): Promise<void> {
     if (!('user_ids' in attributes) && !('admin_ids' in attributes)) return;
-    const issues: Issue[] = [];
+    const issues: { attribute: string; detail: string; code: string }[] = [];
     const wanted = (name: 'user_ids' | 'admin_ids'): number[] =>
       name in attributes ? ((attributes[name] as number[] | null) ?? []) : ((current?.[name] as number[] | undefined) ?? []);
     const users = wanted('user_ids');
@@ -249,10 +207,10 @@ export class TeamsService {
     for (const name of ['user_ids', 'admin_ids'] as const) {
       if (!(name in attributes)) continue;
       wanted(name).forEach((id, position) => {
-        if (!known.has(id)) issues.push({ path: `${name}/${position}`, detail: `${name}[${position}]: user ${id} is not a user of this organization`, code: 'UNKNOWN_USER' });
+        if (!known.has(id)) issues.push({ attribute: `${name}/${position}`, detail: `${name}[${position}]: user ${id} is not a user of this organization`, code: 'UNKNOWN_USER' });
       });
     }
-    if (issues.length) throw new TeamInvalid(issues);
+    if (issues.length) throw JsonApiError.invalidAttributes(issues);
     attributes.user_ids = [...new Set([...users, ...admins])];
     attributes.admin_ids = [...new Set(admins)];
   }
@@ -271,7 +229,7 @@ export class TeamsService {
     } catch (error) {
       const e = error as { driverError?: { constraint?: string; code?: string }; code?: string; constraint?: string };
       if ((e.driverError?.constraint ?? e.constraint) === 'groups_external_id') {
-        throw new TeamInvalid([{ path: 'external_id', detail: `external_id ${JSON.stringify(attributes.external_id)} is already used by another team`, code: 'TAKEN' }]);
+        throw JsonApiError.invalidAttributes([{ attribute: 'external_id', detail: `external_id ${JSON.stringify(attributes.external_id)} is already used by another team`, code: 'TAKEN' }]);
       }
       throw error;
     }
@@ -281,16 +239,6 @@ export class TeamsService {
 function toColumn(def: Parameters<typeof isJsonAttribute>[0], value: unknown): unknown {
   if (value === null || value === undefined) return null;
   return isJsonAttribute(def) ? JSON.stringify(value) : value;
-}
-
-/** Converts the service's internal 422 into the wire error (single writes). */
-export async function asJsonApi<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof TeamInvalid) throw invalid(error.issues);
-    throw error;
-  }
 }
 
 /** `groups_read`, maintained from `group.*` events (upsert of the snapshot, or delete). */

@@ -504,6 +504,42 @@ describe('buildOpenApiDocument', () => {
     });
   });
 
+  describe('bulk operations', () => {
+    const bulkWidgets = () =>
+      defineResource({ ...widgets(), path: '/v1/gizmos', bulk: true, attributes: { ...widgets().attributes, external_id: { type: 'string', nullable: true } } });
+
+    test('are listed only for a resource declared with bulk, named after its collection path', () => {
+      assert.equal(Object.keys(build().paths).some((p) => p.includes('bulk')), false);
+      const doc = build([bulkWidgets()]);
+      const upsert = pathItem(doc, '/v1/gizmos/bulk_upsert').post!;
+      const remove = pathItem(doc, '/v1/gizmos/bulk_delete').post!;
+      assert.deepEqual(Object.keys(pathItem(doc, '/v1/gizmos/bulk_upsert')), ['post']);
+      assert.deepEqual([upsert.operationId, remove.operationId], ['bulkUpsertWidgets', 'bulkDeleteWidgets']);
+      assert.deepEqual(upsert.requestBody?.content[MEDIA].schema, { $ref: '#/components/schemas/bulk_upsert_gizmos' });
+      assert.deepEqual(remove.requestBody?.content[MEDIA].schema, { $ref: '#/components/schemas/bulk_destroy_gizmos' });
+      assert.deepEqual(get(upsert.responses, '200', 'content', MEDIA, 'schema'), { $ref: '#/components/schemas/bulk_upsert_gizmos_response' });
+      assert.deepEqual(get(remove.responses, '200', 'content', MEDIA, 'schema'), { $ref: '#/components/schemas/bulk_destroy_gizmos_response' });
+      for (const op of [upsert, remove]) for (const status of ['400', '401', '403', '415', '422', '429']) assert.ok(op.responses[status], status);
+    });
+
+    test('describe the documents the parsers take and the answers', () => {
+      const schema = validatorOf(build([bulkWidgets()]));
+      const upsert = schema('bulk_upsert_gizmos');
+      assert.deepEqual(upsert({ entities: [{ external_id: 'a', name: 'A', uptime_days: 30 }, { external_id: 'b' }] }).errors, []);
+      assert.equal(upsert({ entities: [{ name: 'no key' }] }).ok, false);
+      assert.equal(upsert({ entities: [{ external_id: '' }] }).ok, false);
+      assert.equal(upsert({ entities: [{ external_id: 'a', unknown: 1 }] }).ok, false);
+      assert.equal(upsert({ entities: Array.from({ length: 101 }, (_, i) => ({ external_id: `e${i}` })) }).ok, false);
+      const destroy = schema('bulk_destroy_gizmos');
+      assert.deepEqual(destroy({ external_ids: ['a'] }).errors, []);
+      assert.deepEqual(destroy({ managed_by: 'api', keep_external_ids: ['a'] }).errors, []);
+      for (const body of [{ external_ids: [] }, { managed_by: 'web' }, { external_ids: ['a'], managed_by: 'api' }, {}]) assert.equal(destroy(body).ok, false, JSON.stringify(body));
+      const record = { id: 'x', type: 'widgets', attributes: { name: 'A', ...TIMESTAMPS } };
+      assert.deepEqual(schema('bulk_upsert_gizmos_response')({ data: [record] }).errors, []);
+      assert.deepEqual(schema('bulk_destroy_gizmos_response')({ data: { deleted_external_ids: ['a'], failed_external_ids: [], not_found_external_ids: [] } }).errors, []);
+    });
+  });
+
   describe('extra', () => {
     test('merges hand-written paths and schemas', () => {
       const doc = buildOpenApiDocument([widgets()], { title: 't', version: '1' }, {

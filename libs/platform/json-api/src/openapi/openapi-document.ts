@@ -1,3 +1,4 @@
+import { BULK_DELETE_RESPONSE_SCHEMA, BULK_LIMIT, bulkDeleteRequestSchema, bulkUpsertRequestSchema } from '../bulk/bulk';
 import { JSON_API_MEDIA_TYPE } from '../document/documents';
 import { attributesSchema, requestDocumentSchema, type JsonSchema } from '../resource/json-schema';
 import { FILTER_OPERATORS, type AttributeDef, type FilterOperator, type ResourceSchema } from '../resource/resource-schema';
@@ -47,6 +48,8 @@ function pascal(name: string): string {
 }
 
 const words = (name: string) => name.replace(/[_-]+/g, ' ');
+/** Bulk schemas are named after the collection path, as the reference does (`bulk_upsert_teams` for type `groups`). */
+const collectionOf = (schema: ResourceSchema) => schema.path.split('/').pop() ?? schema.type;
 const article = (noun: string) => (/^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`);
 
 // Every operation can fail these ways: a malformed body or query parameter, a missing or expired
@@ -282,6 +285,21 @@ function resourceSchemas(schema: ResourceSchema): Record<string, JsonSchema> {
       },
       required: ['data', 'links', 'meta'],
     },
+    ...(schema.bulk ? bulkSchemas(schema) : {}),
+  };
+}
+
+function bulkSchemas(schema: ResourceSchema): Record<string, JsonSchema> {
+  const c = collectionOf(schema);
+  return {
+    [`bulk_upsert_${c}`]: bulkUpsertRequestSchema(schema),
+    [`bulk_upsert_${c}_response`]: {
+      type: 'object',
+      properties: { data: { type: 'array', items: resourceObjectSchema(schema) } },
+      required: ['data'],
+    },
+    [`bulk_destroy_${c}`]: bulkDeleteRequestSchema(schema),
+    [`bulk_destroy_${c}_response`]: BULK_DELETE_RESPONSE_SCHEMA,
   };
 }
 
@@ -339,6 +357,34 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
     );
   }
   if (Object.keys(item).length) paths[`${schema.path}/{id}`] = { parameters: [...pathParams, idParameter(schema)], ...item };
+
+  if (schema.bulk) {
+    const c = collectionOf(schema);
+    const many = words(schema.type);
+    const forbidden = response('the caller lacks a permission the operation needs', 'errors_list');
+    const bulk = (fields: Operation, ok: Record<string, unknown>) => ({
+      ...(pathParams.length ? { parameters: pathParams } : {}),
+      post: op(fields, { ...ok, '403': forbidden, '415': unsupported, '422': invalid }),
+    });
+    paths[`${schema.path}/bulk_upsert`] = bulk(
+      {
+        summary: `Bulk upsert ${many}`,
+        description: `Creates or updates up to ${BULK_LIMIT} ${many} by external_id. Only the attributes present are written. One transaction: all succeed or all fail, and the errors name each failed item (/entities/<index>/...). Needs create and update.`,
+        operationId: `bulkUpsert${pascal(schema.type)}`,
+        requestBody: body(`bulk_upsert_${c}`),
+      },
+      { '200': response('records upserted', `bulk_upsert_${c}_response`) },
+    );
+    paths[`${schema.path}/bulk_delete`] = bulk(
+      {
+        summary: `Bulk delete ${many}`,
+        description: `Deletes ${many} by external_id, or prunes the records of a managed_by source whose external_id is not kept, in one transaction. Needs delete.`,
+        operationId: `bulkDelete${pascal(schema.type)}`,
+        requestBody: body(`bulk_destroy_${c}`),
+      },
+      { '200': response('records deleted', `bulk_destroy_${c}_response`) },
+    );
+  }
   return paths;
 }
 

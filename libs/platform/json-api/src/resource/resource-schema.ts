@@ -92,6 +92,11 @@ export interface ResourceSchema {
   cursor?: boolean;
   /** Verbs served; used by the OpenAPI document. */
   operations: readonly ('list' | 'create' | 'get' | 'update' | 'delete')[];
+  /**
+   * Also served: `POST <path>/bulk_upsert` and `POST <path>/bulk_delete`, keyed on `external_id`
+   * and pruning by `managed_by` (both attributes are then required).
+   */
+  bulk?: boolean;
   /** Filters that are not plain attributes, e.g. `filter[search]`, `filter[slug]`. */
   extraFilters?: Record<string, { description: string }>;
 }
@@ -103,6 +108,8 @@ export const TIMESTAMP_ATTRIBUTES: Record<string, AttributeDef> = {
 };
 
 export function defineResource<S extends ResourceSchema>(schema: S): S {
+  const missing = ['external_id', 'managed_by'].filter((name) => !(name in schema.attributes));
+  if (schema.bulk && missing.length) throw new Error(`${schema.type}: bulk operations need the attributes ${missing.join(', ')}`);
   return {
     ...schema,
     attributes: { ...schema.attributes, ...TIMESTAMP_ATTRIBUTES },
