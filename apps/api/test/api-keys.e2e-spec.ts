@@ -53,13 +53,19 @@ describe('API keys over HTTP', () => {
   const get = (path: string, token = org.token) => api.request('GET', path, { token });
   const rotate = (id: string, token: string, attributes?: Record<string, unknown>) =>
     api.request('POST', `/v1/api_keys/${id}/rotate`, { token, body: attributes === undefined ? undefined : apiKey(attributes) });
-  const authenticates = async (token: string) => (await get('/v1/api_keys?page[size]=1', token)).status;
+  // Every kind of key may read severities (a team key through the User role), so 200 means "authenticated".
+  const authenticates = async (token: string) => (await get('/v1/severities?page[size]=1', token)).status;
+  const newTeam = async (name: string): Promise<string> => {
+    const res = await api.request('POST', '/v1/teams', { token: org.token, body: { data: { type: 'groups', attributes: { name: `${name} ${Date.now().toString(36)}` } } } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.data.id;
+  };
   const outbox = async (aggregateId: string): Promise<{ topic: string; event: DomainEvent }[]> =>
     api.runtime.dataSource.query('SELECT topic, event FROM outbox WHERE aggregate_id = $1 ORDER BY seq', [aggregateId]);
 
   test('creates each kind; the token is shown once, authenticates, and never appears in get or list', async () => {
     const personal = await create({ name: 'Personal key', kind: 'personal', description: 'mine' });
-    const team = await create({ name: 'Team key', kind: 'team', group_id: 'group-42' });
+    const team = await create({ name: 'Team key', kind: 'team', group_id: await newTeam('Key team') });
     const roleId = await seeded('/v1/roles');
     const onCallRoleId = await seeded('/v1/on_call_roles');
     const organization = await create({ name: 'Org key', kind: 'organization', role_id: roleId, on_call_role_id: onCallRoleId });
@@ -123,6 +129,7 @@ describe('API keys over HTTP', () => {
       [{ name: 'Unknown 2', kind: 'personal', scopes: ['all'] }, 'scopes'],
       [{ name: 'Bad kind', kind: 'global' }, 'kind'],
       [{ name: 'Team without group', kind: 'team' }, 'group_id'],
+      [{ name: 'Team of nothing', kind: 'team', group_id: 'no-such-team' }, 'group_id'],
       [{ name: 'Personal with role', kind: 'personal', role_id: 'r' }, 'role_id'],
       [{ name: 'Org with group', kind: 'organization', group_id: 'g' }, 'group_id'],
       [{ name: '', kind: 'personal' }, 'name'],
@@ -138,25 +145,28 @@ describe('API keys over HTTP', () => {
   });
 
   test('names are unique within kind and scope', async () => {
-    assert.equal((await create({ name: 'Unique name', kind: 'team', group_id: 'g-1' })).status, 201);
-    const taken = await create({ name: 'Unique name', kind: 'team', group_id: 'g-1' });
+    const [first, second] = [await newTeam('Unique 1'), await newTeam('Unique 2')];
+    assert.equal((await create({ name: 'Unique name', kind: 'team', group_id: first })).status, 201);
+    const taken = await create({ name: 'Unique name', kind: 'team', group_id: first });
     assert.equal(taken.status, 422);
     assert.deepEqual(pointers(taken), ['/data/attributes/name']);
-    assert.equal((await create({ name: 'Unique name', kind: 'team', group_id: 'g-2' })).status, 201, 'another team');
+    assert.equal((await create({ name: 'Unique name', kind: 'team', group_id: second })).status, 201, 'another team');
     assert.equal((await create({ name: 'Unique name', kind: 'organization' })).status, 201, 'another kind');
   });
 
-  test('a key without a user cannot create a personal key; a team key cannot create an organization key', async () => {
-    const team = await create({ name: 'Team creator', kind: 'team', group_id: 'g-creator' });
+  test('a key without a user cannot create a personal key; a team key manages no API keys', async () => {
+    const team = await create({ name: 'Team creator', kind: 'team', group_id: await newTeam('Creators') });
     const organization = await create({ name: 'Org creator', kind: 'organization' });
-    for (const res of [team, organization]) {
-      const personal = await create({ name: 'Personal of a service account', kind: 'personal' }, res.body.data.attributes.token);
-      assert.equal(personal.status, 422);
-      assert.deepEqual(pointers(personal), ['/data/attributes/kind']);
-      assert.match(personal.body.errors[0].detail, /without a user/);
+    const personalOfOrgKey = await create({ name: 'Personal of a service account', kind: 'personal' }, organization.body.data.attributes.token);
+    assert.equal(personalOfOrgKey.status, 422);
+    assert.deepEqual(pointers(personalOfOrgKey), ['/data/attributes/kind']);
+    assert.match(personalOfOrgKey.body.errors[0].detail, /without a user/);
+    // A team key acts as a member of its team: the User role grants nothing on API keys.
+    for (const kind of ['personal', 'organization', 'team']) {
+      const refused = await create({ name: `Made by a team key ${kind}`, kind }, team.body.data.attributes.token);
+      assert.equal(refused.status, 403, kind);
+      assert.equal(refused.body.errors[0].code, 'PERMISSION_DENIED');
     }
-    const escalation = await create({ name: 'Escalated', kind: 'organization' }, team.body.data.attributes.token);
-    assert.equal(escalation.status, 403);
     const byOrgKey = await create({ name: 'Made by an org key', kind: 'organization' }, organization.body.data.attributes.token);
     assert.equal(byOrgKey.status, 201);
     const personal = await create({ name: 'Personal creator', kind: 'personal' });
@@ -226,12 +236,13 @@ describe('API keys over HTTP', () => {
 
   test('list filters and sorts', async () => {
     const suffix = Date.now().toString(36);
-    await create({ name: `Filter team ${suffix}`, kind: 'team', group_id: `grp-${suffix}` });
+    const teamId = await newTeam('Filter');
+    await create({ name: `Filter team ${suffix}`, kind: 'team', group_id: teamId });
     const roleId = await seeded('/v1/roles');
     await create({ name: `Filter org ${suffix}`, kind: 'organization', role_id: roleId, expires_at: inDays(2) });
     const names = async (query: string) =>
       (await get(`/v1/api_keys?${query}&page[size]=100`)).body.data.map((d: { attributes: { name: string } }) => d.attributes.name);
-    assert.deepEqual(await names(`filter[group_ids]=grp-${suffix},nope`), [`Filter team ${suffix}`]);
+    assert.deepEqual(await names(`filter[group_ids]=${teamId},nope`), [`Filter team ${suffix}`]);
     assert.ok((await names(`filter[role_id]=${roleId}`)).includes(`Filter org ${suffix}`));
     assert.ok(!(await names(`filter[role_id]=${roleId}`)).includes(`Filter team ${suffix}`));
     assert.deepEqual(await names(`filter[search]=filter (team|org) ${suffix}&sort=-name`), [`Filter team ${suffix}`, `Filter org ${suffix}`]);
@@ -320,7 +331,7 @@ describe('API keys over HTTP', () => {
   });
 
   test('rotation keeps the id, returns a new token, and the old one works until grace_period_ends_at (default 24 h), then 401', async () => {
-    const created = await create({ name: 'Rotating key', kind: 'team', group_id: 'g-rot', expires_at: inDays(10) });
+    const created = await create({ name: 'Rotating key', kind: 'team', group_id: await newTeam('Rotating'), expires_at: inDays(10) });
     const { id } = created.body.data;
     const oldToken = created.body.data.attributes.token as string;
     const rotatedAt = clock.now();

@@ -34,4 +34,6 @@ export const functionalityDefinition: ResourceDefinition = {
   schema: functionalitySchema,
   context: 'catalog',
   table: 'functionalities',
+  // Teams own functionalities through owner_group_ids: their team keys edit them (spec, API keys).
+  teamOwnership: { column: 'owner_group_ids' },
 };

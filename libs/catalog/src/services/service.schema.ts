@@ -49,4 +49,6 @@ export const serviceDefinition: ResourceDefinition = {
   schema: serviceSchema,
   context: 'catalog',
   table: 'services',
+  // Teams own services through owner_group_ids: their team keys edit them (spec, API keys).
+  teamOwnership: { column: 'owner_group_ids' },
 };

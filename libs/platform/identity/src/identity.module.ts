@@ -9,6 +9,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BearerAuthGuard } from './principal/bearer-auth.guard';
 import { PermissionGuard } from './permissions/permission.guard';
 import { PermissionResolver } from './permissions/permission-resolver';
+import { TeamOwnershipChecker } from './permissions/team-ownership';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { AlertCreationLimit } from './rate-limits/alert-creation-limit';
@@ -40,6 +41,7 @@ import { AuditsModule } from './audits/audits.module';
     { provide: APP_GUARD, useClass: RateLimitGuard },
     // Then what it may do: routes marked `@RequirePermission` answer 403 without it.
     { provide: PermissionResolver, useFactory: (ds: DataSource) => new PermissionResolver(ds), inject: [DataSource] },
+    { provide: TeamOwnershipChecker, useFactory: (ds: DataSource) => new TeamOwnershipChecker(ds), inject: [DataSource] },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],
   exports: [ApiKeyVerifier, RateLimiter, AlertCreationLimit],

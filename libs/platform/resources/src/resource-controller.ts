@@ -6,6 +6,7 @@ import {
   CurrentPrincipal,
   forbidden,
   isPermissionFamily,
+  OwnedByTeam,
   PermissionResolver,
   RequirePermission,
   type CrudAction,
@@ -49,6 +50,9 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   // Each route checks its action on the resource's permission family (docs/permissions.md).
   const family = definition.permission?.family ?? (isPermissionFamily(schema.type) ? schema.type : null);
   const requires = (action: CrudAction): MethodDecorator => (family ? RequirePermission(family, action) : () => undefined);
+  const teamOwned: MethodDecorator = definition.teamOwnership
+    ? OwnedByTeam({ table: definition.table, teamsColumn: definition.teamOwnership.column })
+    : () => undefined;
   const document = (snapshot: Snapshot): SingleDocument => ({ data: snapshotObject(schema, snapshot) });
   const route = schema.path.replace(/^\//, '');
 
@@ -75,6 +79,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
     @Post()
     @requires('create')
+    @teamOwned
     @HttpCode(201)
     async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
       serves('create');
@@ -88,6 +93,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
     @Put(':id')
     @requires('update')
+    @teamOwned
     async update(
       @CurrentPrincipal() principal: Principal,
       @Param('id') id: string,
@@ -105,6 +111,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
     @Delete(':id')
     @requires('delete')
+    @teamOwned
     async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
       serves('delete');
       const snapshot: Snapshot = await this.commands.execute(

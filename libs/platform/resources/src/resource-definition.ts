@@ -29,6 +29,11 @@ export interface ResourceDefinition {
    * the family named like the resource type, when there is one (`services`, `severities`).
    */
   permission?: { family: PermissionFamily };
+  /**
+   * The array attribute (and write-table column) naming the teams that own a record: a team API
+   * key may create, update and delete the records its team owns (docs/permissions.md).
+   */
+  teamOwnership?: { column: string };
   /** Rules run inside the command's transaction; throw a JsonApiError to refuse. */
   rules?: {
     /** May complete or normalise the attributes (e.g. derive slug, assign position). */

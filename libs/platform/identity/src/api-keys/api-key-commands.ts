@@ -139,6 +139,12 @@ async function assertMayGrant(manager: EntityManager, principal: Principal, attr
   }
 }
 
+/** A team key acts for a team of its own organization (ids compared as text: any string is safe). */
+async function assertTeamOfOrganization(manager: EntityManager, organizationId: string, groupId: string): Promise<void> {
+  const [team] = await manager.query('SELECT 1 FROM groups WHERE organization_id = $1 AND id::text = $2', [organizationId, groupId]);
+  if (!team) throw JsonApiError.invalidAttributes([{ attribute: 'group_id', detail: `group_id ${groupId} is not a team of this organization` }]);
+}
+
 /** The organization's owner may hand out full access; nobody else holds more than their roles. */
 async function isOwner(manager: EntityManager, principal: Principal): Promise<boolean> {
   if (principal.userId === null) return false;
@@ -220,6 +226,7 @@ export class CreateApiKeyHandler extends ApiKeyChangeHandler<CreateApiKeyCommand
     const expiresAt = parseExpiry(attributes.expires_at, now);
     const scope = scopeOfNewKey(kind, attributes, principal);
     if (kind === 'organization') await assertMayGrant(manager, principal, attributes);
+    if (scope.groupId !== null) await assertTeamOfOrganization(manager, principal.organizationId, scope.groupId);
     const token = generateApiKeyToken();
     const [row] = await uniqueName(() =>
       manager.query(

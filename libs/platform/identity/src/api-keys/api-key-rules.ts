@@ -55,7 +55,7 @@ const present = (value: unknown): value is string => value !== undefined && valu
  * Who a new key belongs to, from its kind (reference, createApiKey):
  * - `personal`: the calling user; a caller without a user (a team or organization key) cannot
  *   create one.
- * - `team`: requires `group_id` (teams arrive later: any non-empty string for now).
+ * - `team`: requires `group_id`, a team of the organization (checked by the create command).
  * - `organization`: carries `role_id` / `on_call_role_id` (nullable strings; roles arrive in a
  *   parallel change, which validates that they exist).
  * Attributes of another kind are refused rather than silently stored.

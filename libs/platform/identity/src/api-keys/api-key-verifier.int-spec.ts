@@ -36,7 +36,18 @@ describe('ApiKeyVerifier and bootstrap', () => {
     const org = await ds.transaction((m) => createOrganization(m, { name: 'Verifier org', ownerEmail: 'v@example.test' }));
     const verifier = new ApiKeyVerifier(ds);
     const principal = await verifier.verify(org.token);
-    assert.deepEqual(principal, { organizationId: org.organizationId, userId: org.userId, apiKeyId: org.apiKeyId, kind: 'global' });
+    assert.deepEqual(principal, {
+      organizationId: org.organizationId,
+      userId: org.userId,
+      apiKeyId: org.apiKeyId,
+      kind: 'global',
+      teamId: null,
+      rateLimits: { readsPerMinute: null, writesPerMinute: null },
+      sessionId: null,
+    });
+    // The organization's own limits come with the key (no query of the rate limiter's own).
+    await ds.query('UPDATE organizations SET rate_limit_reads_per_minute = 10, rate_limit_writes_per_minute = 4 WHERE id = $1', [org.organizationId]);
+    assert.deepEqual((await verifier.verify(org.token))?.rateLimits, { readsPerMinute: 10, writesPerMinute: 4 });
     const last = org.token.at(-1) === 'X' ? 'Y' : 'X';
     assert.equal(await verifier.verify(`${org.token.slice(0, -1)}${last}`), null, 'same prefix, wrong secret');
     assert.equal(await verifier.verify('short'), null);

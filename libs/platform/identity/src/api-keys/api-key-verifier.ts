@@ -8,6 +8,7 @@ interface KeyRow {
   id: string;
   organization_id: string;
   user_id: number | null;
+  group_id: string | null;
   kind: 'global' | 'team' | 'personal';
   token_hash: string;
   previous_token_hash: string | null;
@@ -34,7 +35,7 @@ export class ApiKeyVerifier {
     const prefix = tokenPrefix(token);
     const rows: KeyRow[] = await this.dataSource.query(
       // The organization's limits come along so the rate limiter needs no query of its own.
-      `SELECT k.id, k.organization_id, k.user_id, k.kind, k.token_hash, k.previous_token_hash, k.grace_period_ends_at, k.expires_at,
+      `SELECT k.id, k.organization_id, k.user_id, k.group_id, k.kind, k.token_hash, k.previous_token_hash, k.grace_period_ends_at, k.expires_at,
               o.rate_limit_reads_per_minute, o.rate_limit_writes_per_minute
          FROM api_keys k JOIN organizations o ON o.id = k.organization_id
         WHERE (k.token_prefix = $1 OR k.previous_token_prefix = $1) AND k.revoked_at IS NULL`,
@@ -60,6 +61,7 @@ export class ApiKeyVerifier {
       userId: match.user_id,
       apiKeyId: match.id,
       kind: match.kind,
+      teamId: match.kind === 'team' ? match.group_id : null,
       rateLimits: { readsPerMinute: match.rate_limit_reads_per_minute, writesPerMinute: match.rate_limit_writes_per_minute },
       sessionId: null,
     };

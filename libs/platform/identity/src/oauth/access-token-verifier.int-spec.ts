@@ -5,7 +5,7 @@ import { openTestDataSource } from '@taproot/persistence';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import type { DataSource } from 'typeorm';
 import { createOrganization } from '../bootstrap/bootstrap-organization';
-import { JwtAccessTokenVerifier } from './access-token-verifier';
+import { JwtAccessTokenVerifier, sessionFingerprint } from './access-token-verifier';
 
 const ISSUER = 'http://127.0.0.1:3001';
 const AUDIENCE = 'http://127.0.0.1:3000';
@@ -50,7 +50,16 @@ describe('JwtAccessTokenVerifier (tokens signed by a test key)', () => {
       kind: 'oauth',
       scopes: ['ir.services:read', 'oc.alerts:write'],
       clientId: 'cli-1',
+      rateLimits: { readsPerMinute: null, writesPerMinute: null },
+      sessionId: null,
     });
+  });
+
+  test("the token's login session (sid) is kept only as a SHA-256 fingerprint", async () => {
+    const principal = await verifier.verify(await sign({ sid: 'session-cookie-value' }));
+    assert.equal(principal?.sessionId, sessionFingerprint('session-cookie-value'));
+    assert.match(principal?.sessionId ?? '', /^[0-9a-f]{64}$/);
+    assert.notEqual(principal?.sessionId, 'session-cookie-value');
   });
 
   test('a token signed by another key, for another issuer or audience, is unknown', async () => {

@@ -32,9 +32,9 @@ describe('role permissions', () => {
 });
 
 describe('effective permissions of a caller', () => {
-  test('a global or team key with no role keeps full access (the bootstrap key)', () => {
+  test('a global key with no role keeps full access (the bootstrap key); a team key without its User roles has none', () => {
     assert.equal(effectivePermissions(caller({ kind: 'global' })), FULL_ACCESS);
-    assert.equal(effectivePermissions(caller({ kind: 'team' })), FULL_ACCESS);
+    assert.ok(!can(effectivePermissions(caller({ kind: 'team' })), 'services', 'read'));
   });
 
   test('a personal key or OAuth user with no role has no access', () => {

@@ -25,7 +25,7 @@ export function onCallRolePermissions(role: RoleRecord): PermissionSet {
 /** What the permission check knows about a caller once its key (or user) and roles are loaded. */
 export interface CallerRoles {
   kind: Principal['kind'];
-  /** The role ids that apply: the key's own for global and team keys, the user's otherwise. */
+  /** The role ids that apply: the key's own for global keys, the User roles for team keys, the user's otherwise. */
   roleId: string | null;
   onCallRoleId: string | null;
   /** The rows of those ids in the caller's organization; null when unset or not found. */
@@ -37,18 +37,17 @@ export interface CallerRoles {
 
 /**
  * Effective permissions of a caller:
- * - a global or team key with neither role set keeps full access (the bootstrap key; keys made
- *   before roles existed);
+ * - a global key with neither role set keeps full access (the bootstrap key; keys made before
+ *   roles existed);
  * - otherwise the union of what its incident response role and its on-call role grant; an id
  *   whose role no longer exists grants nothing (never full access);
  * - a personal key or OAuth token uses its user's roles; a user with none has no access;
  * - OAuth tokens are then intersected with their scopes.
  */
 export function effectivePermissions(caller: CallerRoles): PermissionSet {
-  const keyOwnsRoles = caller.kind === 'global' || caller.kind === 'team';
   let role: PermissionSet;
   if (caller.roleId === null && caller.onCallRoleId === null) {
-    role = keyOwnsRoles ? FULL_ACCESS : NO_ACCESS;
+    role = caller.kind === 'global' ? FULL_ACCESS : NO_ACCESS;
   } else {
     role = union(
       caller.roleId !== null && caller.role ? incidentResponseRolePermissions(caller.role) : NO_ACCESS,

@@ -5,3 +5,4 @@ export * from './effective-permissions';
 export * from './require-permission';
 export * from './permission-resolver';
 export * from './permission.guard';
+export * from './team-ownership';

@@ -14,7 +14,8 @@ interface AssignmentRow {
 
 /**
  * Loads what `effectivePermissions` needs for a principal: which roles apply (the key's for
- * global and team keys, the user's for personal keys and OAuth tokens) and those roles' rows,
+ * global keys, the organization's User roles for team keys, the user's for personal keys and
+ * OAuth tokens) and those roles' rows,
  * from the write tables, in the principal's organization only.
  */
 export class PermissionResolver {
@@ -47,9 +48,15 @@ export class PermissionResolver {
   private async assignment(principal: Principal): Promise<AssignmentRow | null> {
     if (principal.apiKeyId) {
       const [key]: AssignmentRow[] = await this.dataSource.query(
+        // A team key has no roles of its own: it acts as a member of its team (the organization's
+        // User roles) and, through team ownership, edits what the team owns (docs/permissions.md).
         `SELECT k.kind,
-                CASE WHEN k.kind IN ('global', 'team') THEN k.role_id::text ELSE u.role_id::text END AS role_id,
-                CASE WHEN k.kind IN ('global', 'team') THEN k.on_call_role_id::text ELSE u.on_call_role_id::text END AS on_call_role_id
+                CASE k.kind WHEN 'global' THEN k.role_id::text
+                            WHEN 'team' THEN (SELECT r.id::text FROM roles r WHERE r.organization_id = k.organization_id AND r.system_role = 'user')
+                            ELSE u.role_id::text END AS role_id,
+                CASE k.kind WHEN 'global' THEN k.on_call_role_id::text
+                            WHEN 'team' THEN (SELECT r.id::text FROM on_call_roles r WHERE r.organization_id = k.organization_id AND r.system_role = 'user')
+                            ELSE u.on_call_role_id::text END AS on_call_role_id
            FROM api_keys k
            LEFT JOIN users u ON u.id = k.user_id AND u.organization_id = k.organization_id
           WHERE k.id = $1 AND k.organization_id = $2`,

@@ -1,12 +1,13 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Optional, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JsonApiError } from '@taproot/json-api';
 import type { Principal } from '../principal/principal';
 import { actionsOn, can, type PermissionSet } from './permission-set';
 import { PermissionResolver } from './permission-resolver';
 import { REQUIRED_PERMISSION, type RequiredPermission } from './require-permission';
+import { TEAM_OWNED, TeamOwnershipChecker, type OwnershipRequest, type TeamOwnedRoute } from './team-ownership';
 
-interface GuardedRequest {
+interface GuardedRequest extends OwnershipRequest {
   principal?: Principal;
   permissions?: PermissionSet;
 }
@@ -29,15 +30,25 @@ export function forbidden(required: RequiredPermission, principal: Principal | u
   );
 }
 
+function notOwned(required: RequiredPermission, route: TeamOwnedRoute): JsonApiError {
+  const rule =
+    'isTeam' in route
+      ? 'it administers its own team only'
+      : `it changes only ${required.family} whose ${route.teamsColumn} include its team, and must keep its team there`;
+  return JsonApiError.of(403, 'Forbidden', `This team API key may not ${required.action} this record: ${rule}`, 'NOT_OWNED_BY_TEAM');
+}
+
 /**
  * Answers 403 (errors list) when a route's `@RequirePermission` is not among the caller's
- * effective permissions. Runs after authentication; routes without the metadata pass.
+ * effective permissions. Runs after authentication; routes without the metadata pass. A team
+ * key may also change what its team owns on routes marked `@OwnedByTeam`.
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly resolver: PermissionResolver,
+    @Optional() private readonly ownership?: TeamOwnershipChecker,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -52,6 +63,11 @@ export class PermissionGuard implements CanActivate {
     if (!principal) throw forbidden(required, undefined, { unrestricted: false, grants: new Map() });
     request.permissions ??= await this.resolver.resolve(principal);
     if (can(request.permissions, required.family, required.action)) return true;
+    const owned = this.reflector.get<TeamOwnedRoute | undefined>(TEAM_OWNED, context.getHandler());
+    if (owned && this.ownership && principal.kind === 'team' && principal.teamId) {
+      if (await this.ownership.owns(principal.organizationId, principal.teamId, owned, request)) return true;
+      throw notOwned(required, owned);
+    }
     throw forbidden(required, principal, request.permissions);
   }
 }

@@ -7,6 +7,8 @@ export interface Principal {
   userId: number | null;
   apiKeyId: string | null;
   kind: 'global' | 'team' | 'personal' | 'oauth';
+  /** The team a team key acts for (its records are the key's to edit); null otherwise. */
+  teamId?: string | null;
   /** The organization's own per-minute limits; null fields fall back to the deployment default. */
   rateLimits?: OrganizationRateLimits;
   /** Fingerprint of the login session an OAuth token was issued in; API keys have none. */

@@ -5,10 +5,13 @@ import { PermissionResolver } from '../permissions/permission-resolver';
 import { can } from '../permissions/permission-set';
 import { forbidden } from '../permissions/permission.guard';
 import { RequirePermission } from '../permissions/require-permission';
+import { OwnedByTeam, TeamOwnershipChecker, type TeamOwnedRoute } from '../permissions/team-ownership';
 import { CurrentPrincipal } from '../principal/bearer-auth.guard';
 import type { Principal } from '../principal/principal';
 import { MEMBERSHIP_ATTRIBUTES, teamSchema } from './team.schema';
 import { TeamsService } from './teams.service';
+
+const OWN_TEAM: TeamOwnedRoute = { table: 'groups', isTeam: true };
 
 type Row = Record<string, unknown>;
 
@@ -16,12 +19,14 @@ type Row = Record<string, unknown>;
 @Controller('v1/teams')
 export class TeamsController {
   private readonly resolver: PermissionResolver;
+  private readonly ownership: TeamOwnershipChecker;
 
   constructor(
     private readonly teams: TeamsService,
     dataSource: DataSource,
   ) {
     this.resolver = new PermissionResolver(dataSource);
+    this.ownership = new TeamOwnershipChecker(dataSource);
   }
 
   /**
@@ -78,9 +83,12 @@ export class TeamsController {
 
   @Put(':id')
   @RequirePermission('groups', 'update')
+  @OwnedByTeam(OWN_TEAM)
   async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(teamSchema, body, 'update');
-    await this.assertMayManageMembership(principal, [attributes]);
+    // A team key administers its own team, membership included (spec: "same permissions as a team admin").
+    const ownTeam = principal.kind === 'team' && !!principal.teamId && (await this.ownership.owns(principal.organizationId, principal.teamId, OWN_TEAM, { params: { id } }));
+    if (!ownTeam) await this.assertMayManageMembership(principal, [attributes]);
     return this.teams.update(principal, id, attributes);
   }
 
