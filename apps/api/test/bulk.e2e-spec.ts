@@ -195,3 +195,40 @@ describe('services bulk_upsert and bulk_delete over HTTP', () => {
     assert.equal((await api.request('POST', '/v1/services/bulk_delete', { body: { external_ids: ['x'] } })).status, 401);
   });
 });
+
+/** The same generic path, switched on by `bulk: true`, for the other bulk resources the spec names. */
+for (const [type, singular] of [['environments', 'environment'], ['functionalities', 'functionality']] as const) {
+  describe(`${type} bulk_upsert and bulk_delete over HTTP`, () => {
+    let api: TestApi;
+    let org: TestOrganization;
+    before(async () => {
+      api = await startTestApi();
+      org = await api.newOrganization();
+    });
+    after(() => api?.close());
+    const post = (path: string, body: unknown) => api.request('POST', `/v1/${type}/${path}`, { token: org.token, body });
+
+    test('upsert creates then updates by external_id; a bad item fails the batch; delete by external id', async () => {
+      const created = await post('bulk_upsert', { entities: [{ external_id: 'prod', name: 'Production' }, { external_id: 'stg', name: 'Staging' }] });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const [prod] = created.body.data;
+      assert.equal(prod.type, type);
+      const updated = await post('bulk_upsert', { entities: [{ external_id: 'prod', description: 'live' }] });
+      assert.equal(updated.status, 200);
+      assert.equal(updated.body.data[0].id, prod.id);
+      assert.equal(updated.body.data[0].attributes.description, 'live');
+
+      const bad = await post('bulk_upsert', { entities: [{ external_id: 'qa', name: 'QA' }, { external_id: 'dev', name: 42 }] });
+      assert.equal(bad.status, 422);
+      assert.ok(bad.body.errors.some((e: { source?: { pointer?: string } }) => e.source?.pointer === '/entities/1/name'), JSON.stringify(bad.body));
+      const list = await api.request('GET', `/v1/${type}?filter[name]=QA`, { token: org.token });
+      assert.deepEqual(list.body.data, [], 'nothing of the failed batch was written');
+
+      const removed = await post('bulk_delete', { external_ids: ['stg', 'nope'] });
+      assert.equal(removed.status, 200, JSON.stringify(removed.body));
+      assert.deepEqual(removed.body.data, { deleted_external_ids: ['stg'], failed_external_ids: [], not_found_external_ids: ['nope'] });
+      const events = await api.runtime.dataSource.query("SELECT event->>'type' AS type FROM outbox WHERE aggregate_id = $1 ORDER BY seq", [prod.id]);
+      assert.deepEqual(events.map((e: { type: string }) => e.type), [`${singular}.created`, `${singular}.updated`]);
+    });
+  });
+}

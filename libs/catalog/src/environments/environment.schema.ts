@@ -10,6 +10,7 @@ export const environmentSchema = defineResource({
   readTable: 'environments_read',
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  bulk: true,
   attributes: {
     ...namedAndOrdered('environment'),
     external_id: text('The external id associated to this environment'),

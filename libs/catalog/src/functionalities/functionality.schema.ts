@@ -10,6 +10,7 @@ export const functionalitySchema = defineResource({
   readTable: 'functionalities_read',
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  bulk: true,
   attributes: {
     ...namedAndOrdered('functionality'),
     external_id: text('The external id associated to this functionality', { filter: true }),
