@@ -46,6 +46,21 @@ describe('rate limits and request ids over HTTP', () => {
     assert.equal(list.body.data.length, 0, 'the refused write changed nothing');
   });
 
+  test('refused tokens carry the headers too and are limited per client address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await a.request('GET', '/v1/services', { token: i % 2 ? `tpr_guess_${i}_0123456789abcdef` : undefined });
+      statuses.push(res.status);
+      if (res.status === 401) {
+        assert.equal(res.headers.get('x-ratelimit-limit'), '6, 6;window=60');
+        assert.equal(res.headers.get('x-ratelimit-used'), String(i + 1));
+        assert.equal(res.body.errors[0].status, '401');
+      }
+    }
+    assert.deepEqual(statuses, [401, 401, 401, 401, 401, 401, 429], 'the seventh guess of the minute is refused');
+    assert.equal((await b.request('GET', '/v1/services', { token: org.token })).status, 200, 'a valid key keeps its own budget');
+  });
+
   test('X-Request-Id is echoed, or generated when absent', async () => {
     const given = await a.request('GET', '/healthz', { headers: { 'x-request-id': 'trace-123' } });
     assert.equal(given.headers.get('x-request-id'), 'trace-123');

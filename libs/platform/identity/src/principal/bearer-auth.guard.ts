@@ -1,9 +1,11 @@
 import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { JsonApiError } from '@taproot/json-api';
 import { recordRequestSession } from '@taproot/messaging';
 import { ApiKeyVerifier } from '../api-keys/api-key-verifier';
 import { ACCESS_TOKEN_VERIFIER, type AccessTokenVerifier } from '../oauth/access-token-verifier';
+import { rateLimitHeaders, RateLimiter, RateLimitExceededError, requestKind } from '../rate-limits/rate-limiter';
 import type { Principal } from './principal';
 
 const PUBLIC_ROUTE = 'taproot:public';
@@ -11,15 +13,17 @@ const PUBLIC_ROUTE = 'taproot:public';
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
 interface AuthenticatedRequest {
+  method: string;
+  ip?: string;
   headers: Record<string, string | string[] | undefined>;
   principal?: Principal;
 }
 
-function unauthorized(detail: string): JsonApiError {
+function unauthorized(detail: string, headers: Record<string, string> = {}): JsonApiError {
   return new JsonApiError(
     401,
     [{ title: 'Unauthorized', status: '401', code: 'UNAUTHORIZED', detail }],
-    { 'WWW-Authenticate': 'Bearer realm="taproot"' },
+    { 'WWW-Authenticate': 'Bearer realm="taproot"', ...headers },
   );
 }
 
@@ -30,18 +34,32 @@ export class BearerAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeyVerifier,
     @Inject(ACCESS_TOKEN_VERIFIER) private readonly accessTokens: AccessTokenVerifier,
+    private readonly limiter: RateLimiter,
+    @Inject(TAPROOT_CONFIG) private readonly config: TaprootConfig,
   ) {}
+
+  /**
+   * A refused token still counts, per client address, against the deployment's limits: every
+   * response carries the rate-limit headers (spec, Limits), and guessing tokens is throttled.
+   */
+  private async refuse(request: AuthenticatedRequest, detail: string): Promise<never> {
+    const kind = requestKind(request.method);
+    const limit = kind === 'read' ? this.config.rateLimitReadsPerMinute : this.config.rateLimitWritesPerMinute;
+    const decision = await this.limiter.hit(`anonymous:${request.ip ?? 'unknown'}:${kind}`, limit);
+    if (!decision.allowed) throw new RateLimitExceededError(decision);
+    throw unauthorized(detail, rateLimitHeaders(decision));
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers.authorization;
-    if (typeof header !== 'string' || header.trim() === '') throw unauthorized('The Authorization header is missing');
+    if (typeof header !== 'string' || header.trim() === '') return this.refuse(request, 'The Authorization header is missing');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
+    if (!match) return this.refuse(request, 'The Authorization header must be "Bearer <token>"');
     // The client does not say which kind of token it sends: API keys first, then OAuth.
     const principal = (await this.apiKeys.verify(match[1])) ?? (await this.accessTokens.verify(match[1]));
-    if (!principal) throw unauthorized('The token is unknown, revoked or expired');
+    if (!principal) return this.refuse(request, 'The token is unknown, revoked or expired');
     request.principal = principal;
     recordRequestSession(principal.sessionId ?? null);
     return true;

@@ -1,9 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import type { Principal } from '../principal/principal';
-import { rateLimitHeaders, RateLimiter, RateLimitExceededError } from './rate-limiter';
-
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+import { rateLimitHeaders, RateLimiter, RateLimitExceededError, requestKind } from './rate-limiter';
 
 interface LimitedRequest {
   method: string;
@@ -29,7 +27,7 @@ export class RateLimitGuard implements CanActivate {
     const request = http.getRequest<LimitedRequest>();
     const principal = request.principal;
     if (!principal) return true;
-    const kind = READS.has(request.method.toUpperCase()) ? 'read' : 'write';
+    const kind = requestKind(request.method);
     // The organization's own setting wins over the deployment default.
     const limit =
       kind === 'read'

@@ -63,6 +63,13 @@ export class RateLimiter {
   }
 }
 
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Spec, Limits: reads (GET, HEAD, OPTIONS) and writes (everything else) have separate budgets. */
+export function requestKind(method: string): 'read' | 'write' {
+  return READS.has(method.toUpperCase()) ? 'read' : 'write';
+}
+
 /** The spec's header set (Limits): `X-RateLimit-Limit: <count>, <count>;window=<seconds>`. */
 export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   return {
