@@ -45,6 +45,11 @@ interface ReferenceResource {
   knownStricter?: Record<string, string>;
   /** Edge values Taproot may either store or refuse with a 422 (both are acceptable fixes). */
   mayRefuse?: Record<string, string>;
+  /**
+   * Request enum values the reference's own response schema omits (`attribute=value` -> why):
+   * accepted and echoed, but the response cannot validate against the reference there.
+   */
+  responseEnumGaps?: Record<string, string>;
 }
 
 type Attributes = Record<string, unknown>;
@@ -78,10 +83,14 @@ function referenceDocument(r: ReferenceResource, schemaName: string, variant: 'c
 const outputAttributes = (r: ReferenceResource) => Object.keys(referenceValidator().resolve(referenceValidator().schema(r.singular)).properties as object);
 
 /** Request attributes of a reference request schema (`new_service`, ...) with their schemas. */
-function requestAttributes(schemaName: string): Record<string, JsonSchema> {
+function requestAttributesSchema(schemaName: string): JsonSchema {
   const ref = referenceValidator();
   const data = ref.resolve((ref.schema(schemaName).properties as Record<string, JsonSchema>).data);
-  return ref.resolve((data.properties as Record<string, JsonSchema>).attributes).properties as Record<string, JsonSchema>;
+  return ref.resolve((data.properties as Record<string, JsonSchema>).attributes);
+}
+
+function requestAttributes(schemaName: string): Record<string, JsonSchema> {
+  return requestAttributesSchema(schemaName).properties as Record<string, JsonSchema>;
 }
 
 interface EdgeProbe {
@@ -194,7 +203,9 @@ function describeReferenceConformance(r: ReferenceResource): void {
 
     test(`a new_${s} document with only the required attributes is accepted (201)`, async () => {
       const { doc } = await create({ requiredOnly: true });
-      assert.deepEqual(Object.keys(doc.data.attributes), ['name']);
+      const required = (requestAttributesSchema(`new_${s}`).required as string[] | undefined) ?? [];
+      assert.ok(required.includes('name'));
+      assert.deepEqual(Object.keys(doc.data.attributes).sort(), [...required].sort());
     });
 
     test('every enum value the reference lists for an attribute is accepted', async () => {
@@ -206,7 +217,7 @@ function describeReferenceConformance(r: ReferenceResource): void {
           doc.data.attributes[name] = value;
           const res = await send('POST', r.path, doc);
           assertStatus(res, 201, `POST ${r.path} with ${name}=${JSON.stringify(value)}`);
-          validateAgainstReference(`${s}_response`, res.body, `POST ${r.path} 201`);
+          if (!Object.hasOwn(r.responseEnumGaps ?? {}, `${name}=${String(value)}`)) validateAgainstReference(`${s}_response`, res.body, `POST ${r.path} 201`);
           if (name in res.body.data.attributes) assert.deepEqual(res.body.data.attributes[name], value, name);
         }
       }
@@ -471,3 +482,15 @@ describeReferenceConformance({
     return undefined;
   },
 });
+
+describeReferenceConformance({
+  type: 'sub_statuses',
+  path: '/v1/sub_statuses',
+  singular: 'sub_status',
+  assignedWhenNull: ['position'],
+  knownStricter: CATALOG_KNOWN_STRICTER,
+  mayRefuse: INT4_BOUNDED,
+  responseEnumGaps: { 'parent_status=retrospective': 'new_sub_status accepts it; the reference sub_status response enum lists only started' },
+});
+
+describeReferenceConformance({ type: 'incident_roles', path: '/v1/incident_roles', singular: 'incident_role', assignedWhenNull: ['position'], knownStricter: CATALOG_KNOWN_STRICTER, mayRefuse: INT4_BOUNDED });
