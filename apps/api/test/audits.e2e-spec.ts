@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { eventually, startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
 
 describe('the audit log', () => {
   let api: TestApi;
@@ -14,6 +14,9 @@ describe('the audit log', () => {
   after(() => api.close());
 
   const audits = (query: string, token = org.token) => api.request('GET', `/v1/audits?${query}`, { token });
+  // Writes do not wait for the audit log: read until the item's rows are there.
+  const itemRows = (res: TestResponse, itemId: string) => res.body.data.filter((d: { attributes: { item_id: string } }) => d.attributes.item_id === itemId);
+  const auditsOf = (query: string, itemId: string, count = 1) => eventually(() => audits(query), (res) => itemRows(res, itemId).length >= count);
 
   test('every write is recorded with actor, request, item and change', async () => {
     const created = await api.request('POST', '/v1/services', {
@@ -30,7 +33,7 @@ describe('the audit log', () => {
     });
     await api.request('DELETE', `/v1/services/${id}`, { token: org.token });
 
-    const res = await audits('filter[item_type]=Service&sort=created_at');
+    const res = await auditsOf('filter[item_type]=Service&sort=created_at', id, 3);
     assert.equal(res.status, 200);
     const rows = res.body.data.filter((d: { attributes: { item_id: string } }) => d.attributes.item_id === id).map((d: { attributes: Record<string, unknown> }) => d.attributes);
     assert.deepEqual(rows.map((r: { event: string }) => r.event), ['create', 'update', 'destroy']);
@@ -51,7 +54,7 @@ describe('the audit log', () => {
   test('filters by actor and date; another organization sees none of it', async () => {
     const created = await api.request('POST', '/v1/severities', { token: org.token, body: { data: { type: 'severities', attributes: { name: 'Audited sev' } } } });
     assert.equal(created.status, 201);
-    const mine = await audits('filter[item_type]=Severity');
+    const mine = await auditsOf('filter[item_type]=Severity', created.body.data.id);
     const apiKeyId = mine.body.data[0].attributes.api_key_id;
     assert.ok(mine.body.data.length >= 1);
     assert.equal((await audits(`filter[api_key_id]=${apiKeyId}&filter[item_type]=Severity`)).body.data.length, mine.body.data.length);
@@ -62,7 +65,7 @@ describe('the audit log', () => {
 
   test('each audit record is announced as audit_log.created on the bus', async () => {
     const created = await api.request('POST', '/v1/services', { token: org.token, body: { data: { type: 'services', attributes: { name: 'Announced' } } } });
-    const [audit] = (await audits('filter[item_type]=Service')).body.data.filter((d: { attributes: { item_id: string } }) => d.attributes.item_id === created.body.data.id);
+    const [audit] = itemRows(await auditsOf('filter[item_type]=Service', created.body.data.id), created.body.data.id);
     const rows = await api.runtime.dataSource.query("SELECT topic, event FROM outbox WHERE event->>'type' = 'audit_log.created' AND aggregate_id = $1", [audit.id]);
     assert.equal(rows.length, 1);
     assert.equal(rows[0].topic, 'taproot.identity');

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { eventually, startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
 
 const ISSUER = 'http://127.0.0.1/test-issuer';
 const AUDIENCE = 'taproot-api';
@@ -77,9 +77,13 @@ describe('OAuth access tokens at the api (API keys first, then OAuth)', () => {
     assert.equal(viaToken.status, 201);
     const viaKey = await api.request('POST', '/v1/services', { token: org.token, body: { data: { type: 'services', attributes: { name: 'Key audited' } } } });
     assert.equal(viaKey.status, 201);
-    const audits = await api.request('GET', '/v1/audits?filter[item_type]=Service&page[size]=100', { token: org.token });
+    const find = (res: TestResponse, id: string) => res.body.data.find((a: { attributes: { item_id: string } }) => a.attributes.item_id === id);
+    const audits = await eventually(
+      () => api.request('GET', '/v1/audits?filter[item_type]=Service&page[size]=100', { token: org.token }),
+      (res) => res.status !== 200 || (!!find(res, viaToken.body.data.id) && !!find(res, viaKey.body.data.id)),
+    );
     assert.equal(audits.status, 200);
-    const sessionOf = (id: string) => audits.body.data.find((a: { attributes: { item_id: string } }) => a.attributes.item_id === id)?.attributes.session_id;
+    const sessionOf = (id: string) => find(audits, id)?.attributes.session_id;
     assert.equal(sessionOf(viaToken.body.data.id), createHash('sha256').update('login-session-1').digest('hex'));
     assert.equal(sessionOf(viaKey.body.data.id), null);
   });

@@ -122,3 +122,17 @@ export async function startTestApi(opts: { databaseUrl?: string; kafkaBrokers?: 
     },
   };
 }
+
+/**
+ * Reads until `done` holds, for read models a write does not wait for (the audit log). Fails
+ * with the last value after `timeoutMs`.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -140,4 +140,21 @@ describe('outbox, relay and inbox', () => {
       await relay.stop();
     }
   });
+
+  test('a projection not awaited by writers does not hold the write back', async () => {
+    const bus = new InProcessEventBus();
+    const runner = new ProjectionRunner(ds, bus);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await runner.register({
+      name: `slow-log-${randomUUID()}`,
+      topics: [topicOf('probe')],
+      handles: (t) => t === 'probe.happened',
+      awaitedByWriters: false,
+      apply: () => gate,
+    });
+    const e = event(randomUUID(), randomUUID(), 1);
+    assert.equal(await runner.waitFor([e], 5000), true, 'nothing to wait for');
+    release();
+  });
 });

@@ -13,6 +13,12 @@ export interface Projection {
   readonly topics: readonly string[];
   handles(eventType: string): boolean;
   apply(event: DomainEvent, manager: EntityManager): Promise<void>;
+  /**
+   * Whether a write waits for this projection before it answers (read-your-writes). False for
+   * read models nobody reads back right after their own write (the audit log): waiting for them
+   * would only slow every write down.
+   */
+  readonly awaitedByWriters?: boolean;
 }
 
 /**
@@ -70,7 +76,7 @@ export class ProjectionRunner {
   async waitFor(events: DomainEvent[], timeoutMs: number): Promise<boolean> {
     const pending = new Set<string>();
     for (const event of events) {
-      for (const p of this.projections) if (p.handles(event.type)) pending.add(`${p.name}:${event.id}`);
+      for (const p of this.projections) if (p.awaitedByWriters !== false && p.handles(event.type)) pending.add(`${p.name}:${event.id}`);
     }
     if (pending.size === 0 || timeoutMs <= 0) return pending.size === 0;
     return new Promise<boolean>((resolve) => {
