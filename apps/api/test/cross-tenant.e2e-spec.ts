@@ -1,7 +1,9 @@
 /**
  * Cross-tenant walk: every route with an id parameter, given a record of another organization,
- * answers 404 like a missing id and reveals nothing of that record. Routes come from the router
- * (Fastify's route tree), request bodies from the served OpenAPI document, so a new route is
+ * answers 404 like a missing id and reveals nothing of that record. Nested routes are walked for
+ * each id parameter in turn: another organization's parent, and another organization's record
+ * under a parent of the caller's. Routes come from the router (Fastify's route tree), request
+ * bodies and which route creates a record from the served OpenAPI document, so a new route is
  * either exercised here or fails the suite.
  */
 import { after, before, describe, test } from 'node:test';
@@ -13,9 +15,12 @@ import { servedRoutes, type Route } from './support/routes';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
+/** The schema a `$ref` of the document points at, or the schema itself. */
+const resolved = (schema: Json, doc: Json): Json => (schema?.$ref ? resolved(doc.components.schemas[schema.$ref.split('/').pop()], doc) : schema);
+
 /** A minimal valid value for a JSON schema (required properties only), strings carrying `marker`. */
 function minimal(schema: Json, doc: Json, marker: string): Json {
-  if (schema?.$ref) return minimal(doc.components.schemas[schema.$ref.split('/').pop()], doc, marker);
+  if (schema?.$ref) return minimal(resolved(schema, doc), doc, marker);
   if (schema?.enum) return schema.enum[0];
   if (schema?.nullable && schema.type !== 'object' && schema.type !== 'string') return null;
   switch (schema?.type) {
@@ -43,6 +48,16 @@ const FALLBACK_ATTRIBUTES: Record<string, Record<string, unknown>> = {
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 const ID_PARAM = /\/:([A-Za-z_]*id)\b/;
+const ID_PARAMS = new RegExp(ID_PARAM.source, 'g');
+/** A route that names one record by its last segment (`/v1/services/:id`), not a collection. */
+const ENDS_IN_ID = new RegExp(`${ID_PARAM.source}$`);
+
+interface MadeRecord {
+  id: string;
+  marker: string;
+  /** Where its organization reads it. */
+  read: string;
+}
 
 describe('cross-tenant walk: another organization\'s id answers 404 on every route', () => {
   let api: TestApi;
@@ -59,81 +74,140 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
   });
   after(() => api.close());
 
+  const operation = (path: string, method: string): Json => doc.paths[openApiPath(path)]?.[method.toLowerCase()];
+  const creates = (path: string, method: string) => method === 'POST' && operation(path, method)?.responses?.['201'] !== undefined;
+
   const bodyFor = (path: string, method: string, marker: string): unknown => {
-    const op = doc.paths[openApiPath(path)]?.[method.toLowerCase()];
-    const schema = op?.requestBody?.content?.['application/vnd.api+json']?.schema;
+    const schema = operation(path, method)?.requestBody?.content?.['application/vnd.api+json']?.schema;
     if (!schema) return undefined;
     const body = minimal(schema, doc, marker);
     // `data` and `attributes` are required but may be empty objects for update schemas.
-    const type = path.split('/')[2];
     body.data ??= {};
-    body.data.type ??= type;
-    body.data.attributes = { ...(body.data.attributes ?? {}), ...(method === 'POST' && !ID_PARAM.test(path) ? FALLBACK_ATTRIBUTES[type] : {}) };
+    body.data.type ??= path.split('/')[2];
+    body.data.attributes = { ...(body.data.attributes ?? {}), ...(creates(path, method) ? FALLBACK_ATTRIBUTES[body.data.type] : {}) };
+    if (!JSON.stringify(body).includes(marker)) {
+      // No required string carries the marker (every attribute optional): the first free-form one does.
+      const data = resolved(resolved(schema, doc)?.properties?.data, doc);
+      const properties = resolved(data?.properties?.attributes, doc)?.properties ?? {};
+      const carrier = Object.entries(properties as Record<string, Json>).find(([, p]) => p.type === 'string' && !p.enum && !p.format && !p.pattern);
+      if (carrier) body.data.attributes[carrier[0]] = marker.slice(0, carrier[1].maxLength ?? marker.length);
+    }
     return body;
   };
 
+  /** The record schema (`incident_role_task`) an operation answers with `status`, and whether a list of them. */
+  const answer = (path: string, method: string, status: string): { record: string; many: boolean } | undefined => {
+    const ref: string | undefined = operation(path, method)?.responses?.[status]?.content?.['application/vnd.api+json']?.schema?.$ref;
+    const data = ref && doc.components.schemas[ref.split('/').pop()!]?.properties?.data;
+    const record = (data?.type === 'array' ? data.items : data)?.properties?.attributes?.allOf?.[0]?.$ref;
+    return record ? { record, many: data.type === 'array' } : undefined;
+  };
+
+  /**
+   * The POST route that creates records of `record`: the collection's own, or one elsewhere that
+   * answers the same record (a nested collection creates what its flat id routes serve).
+   */
+  const creatorOf = (collection: string, record: string | undefined): string | undefined =>
+    routes.find((r) => r.path === collection && r.methods.includes('POST'))?.path ??
+    routes.find((r) => r.methods.includes('POST') && record !== undefined && answer(r.path, 'POST', '201')?.record === record)?.path;
+
+  // Collections the API cannot create into (the reference has no POST /v1/users): seeded directly.
+  const SEEDERS: Record<string, (organizationId: string, marker: string) => Promise<string>> = {
+    '/v1/users': async (organizationId, marker) => {
+      const [row] = await api.runtime.dataSource.query(
+        "INSERT INTO users (organization_id, email, name, role) VALUES ($1, $2, $3, 'user') RETURNING id",
+        [organizationId, `${marker}@example.test`, marker],
+      );
+      return String(row.id);
+    },
+  };
+
+  const records = new Map<string, { org: TestOrganization; record: MadeRecord }>();
+
+  /** `path` with every id parameter filled by a record of `org` in the collection before it, or by `at(index)` when it gives one. */
+  const fill = async (org: TestOrganization, path: string, at: (index: number) => string | undefined = () => undefined): Promise<string> => {
+    let filled = path;
+    for (const [index, m] of [...path.matchAll(ID_PARAMS)].entries()) {
+      filled = filled.replace(`:${m[1]}`, at(index) ?? (await recordIn(org, path.slice(0, m.index))).id);
+    }
+    return filled;
+  };
+
+  /** Creates through `creator` (its parents are `org`'s own records); the new record's id. */
+  const createThrough = async (org: TestOrganization, creator: string, marker: string): Promise<string> => {
+    const target = await fill(org, creator);
+    const created = await api.request('POST', target, { token: org.token, body: bodyFor(creator, 'POST', marker) });
+    assert.equal(created.status, 201, `POST ${target}: ${JSON.stringify(created.body)}`);
+    return created.body.data.id;
+  };
+
+  /** A record of `org` in `collection` (a route path up to an id parameter), made once and read back. */
+  async function recordIn(org: TestOrganization, collection: string): Promise<MadeRecord> {
+    const key = `${org.organizationId} ${collection}`;
+    const known = records.get(key);
+    if (known) return known.record;
+    const marker = `xtenant-${randomUUID().slice(0, 8)}`;
+    let id: string;
+    const seed = SEEDERS[collection];
+    if (seed) id = await seed(org.organizationId, marker);
+    else {
+      const item = routes.find((r) => r.methods.includes('GET') && ENDS_IN_ID.test(r.path) && r.path.slice(0, r.path.search(ENDS_IN_ID)) === collection);
+      const creator = creatorOf(collection, item && answer(item.path, 'GET', '200')?.record);
+      assert.ok(creator, `no route creates into ${collection}: add a seeder`);
+      id = await createThrough(org, creator, marker);
+    }
+    const record = { id, marker, read: `${await fill(org, collection)}/${id}` };
+    const own = await api.request('GET', record.read, { token: org.token });
+    assert.equal(own.status, 200, `the organization reads its own ${record.read}`);
+    assert.ok(JSON.stringify(own.body).includes(marker), `the marker is in ${record.read} (so its absence below means something): ${JSON.stringify(own.body)}`);
+    records.set(key, { org, record });
+    return record;
+  }
+
   test('the router lists id routes under /v1 and every one of them is walked', async () => {
-    // Collections the API cannot create into (the reference has no POST /v1/users): seeded directly.
-    const SEEDERS: Record<string, (organizationId: string, marker: string) => Promise<string>> = {
-      '/v1/users': async (organizationId, marker) => {
-        const [row] = await api.runtime.dataSource.query(
-          "INSERT INTO users (organization_id, email, name, role) VALUES ($1, $2, $3, 'user') RETURNING id",
-          [organizationId, `${marker}@example.test`, marker],
-        );
-        return String(row.id);
-      },
-    };
     const idRoutes = routes.filter((r) => r.path.startsWith('/v1/') && ID_PARAM.test(r.path));
     assert.ok(idRoutes.length >= 5, `expected id routes in:\n${JSON.stringify(routes, null, 1)}`);
     const exercised = new Set<string>();
-    const records = new Map<string, { id: string; marker: string }>();
+    const readableByA: string[] = [];
 
     for (const route of idRoutes) {
-      const collection = route.path.slice(0, route.path.search(ID_PARAM));
-      assert.ok(!ID_PARAM.test(collection), `nested id route ${route.path}: the walk needs a parent record; extend it`);
-      let record = records.get(collection);
-      if (!record) {
-        const marker = `xtenant-${randomUUID().slice(0, 8)}`;
-        const seed = SEEDERS[collection];
-        if (seed) {
-          record = { id: await seed(a.organizationId, marker), marker };
-        } else {
-          const created = await api.request('POST', collection, { token: a.token, body: bodyFor(collection, 'POST', marker) });
-          assert.equal(created.status, 201, `POST ${collection} in org A: ${JSON.stringify(created.body)} (no POST? add a seeder)`);
-          record = { id: created.body.data.id, marker };
+      if (route.methods.includes('GET')) readableByA.push(await fill(a, route.path));
+      // Each id parameter in turn names org A's record, the others org B's own: A's parent, or A's
+      // record under B's parent.
+      for (const [index, m] of [...route.path.matchAll(ID_PARAMS)].entries()) {
+        const { id, marker } = await recordIn(a, route.path.slice(0, m.index));
+        const concrete = await fill(b, route.path, (i) => (i === index ? id : undefined));
+        const missing = await fill(b, route.path, (i) => (i === index ? randomUUID() : undefined));
+        for (const method of route.methods) {
+          const label = `${method} ${route.path} with org B's token and org A's ${m[1]}`;
+          const body = bodyFor(route.path, method, `b-${marker}`);
+          const res = await api.request(method, concrete, { token: b.token, body });
+          assert.ok(res.status === 404 || res.status === 403, `${label}: expected 404, got ${res.status} ${JSON.stringify(res.body)}`);
+          assertRevealsNothing(res, id, marker, label);
+          // Exactly like an id that does not exist at all.
+          const ghost = await api.request(method, missing, { token: b.token, body });
+          assert.equal(res.status, ghost.status, `${label}: answers like a missing id`);
+          if (method !== 'HEAD') {
+            const codes = (r: TestResponse) => (r.body?.errors ?? []).map((e: Json) => `${e.status}/${e.code}/${e.title}`);
+            assert.deepEqual(codes(res), codes(ghost), `${label}: same errors as a missing id`);
+          }
+          exercised.add(`${method} ${route.path}`);
         }
-        records.set(collection, record);
-      }
-      const { id, marker } = record;
-      const own = await api.request('GET', `${collection}/${id}`, { token: a.token });
-      assert.equal(own.status, 200, `org A reads its own ${collection}/${id}`);
-      assert.ok(JSON.stringify(own.body).includes(marker), 'the marker is in the record (so its absence below means something)');
-
-      const concrete = route.path.replace(ID_PARAM, `/${id}`);
-      const missing = route.path.replace(ID_PARAM, `/${randomUUID()}`);
-      for (const method of route.methods) {
-        const label = `${method} ${route.path} with org B's token and org A's id`;
-        const body = bodyFor(route.path, method, `b-${marker}`);
-        const res = await api.request(method, concrete, { token: b.token, body });
-        assert.ok(res.status === 404 || res.status === 403, `${label}: expected 404, got ${res.status} ${JSON.stringify(res.body)}`);
-        assertRevealsNothing(res, id, marker, label);
-        // Exactly like an id that does not exist at all.
-        const ghost = await api.request(method, missing, { token: b.token, body });
-        assert.equal(res.status, ghost.status, `${label}: answers like a missing id`);
-        if (method !== 'HEAD') {
-          const codes = (r: TestResponse) => (r.body?.errors ?? []).map((e: Json) => `${e.status}/${e.code}/${e.title}`);
-          assert.deepEqual(codes(res), codes(ghost), `${label}: same errors as a missing id`);
-        }
-        exercised.add(`${method} ${route.path}`);
       }
     }
 
-    // Nothing of A's records changed through B's PUT/PATCH/DELETE/POST attempts.
-    for (const [collection, { id, marker }] of records) {
-      const after = await api.request('GET', `${collection}/${id}`, { token: a.token });
-      assert.equal(after.status, 200, `${collection}/${id} still exists for org A`);
-      assert.ok(JSON.stringify(after.body).includes(marker), `${collection}/${id} is unchanged`);
-      assert.ok(!JSON.stringify(after.body).includes(`b-${marker}`), `${collection}/${id} was not written by org B`);
+    // Nothing of A's records changed through B's PUT/PATCH/DELETE/POST attempts, and nothing was
+    // created under A's parents.
+    for (const { org, record } of records.values()) {
+      if (org !== a) continue;
+      const after = await api.request('GET', record.read, { token: a.token });
+      assert.equal(after.status, 200, `${record.read} still exists for org A`);
+      assert.ok(JSON.stringify(after.body).includes(record.marker), `${record.read} is unchanged`);
+    }
+    for (const path of readableByA) {
+      const after = await api.request('GET', path, { token: a.token });
+      assert.equal(after.status, 200, `org A reads ${path}`);
+      assert.ok(!JSON.stringify(after.body).includes('b-xtenant-'), `${path} was not written by org B`);
     }
 
     const expected = idRoutes.flatMap((r) => r.methods.map((m) => `${m} ${r.path}`));
@@ -145,16 +219,23 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
   });
 
   test('a list of B never contains A\'s records', async () => {
-    const collections = routes.filter((r) => r.path.startsWith('/v1/') && !r.path.includes(':') && r.methods.includes('POST') && r.methods.includes('GET'));
-    assert.ok(collections.length >= 4);
-    for (const { path } of collections) {
+    // Every list whose records the API can create, nested ones under B's own parents.
+    const lists = routes
+      .filter((r) => r.path.startsWith('/v1/') && r.methods.includes('GET') && !ENDS_IN_ID.test(r.path))
+      .map((r) => {
+        const listed = answer(r.path, 'GET', '200');
+        return { path: r.path, creator: listed?.many ? creatorOf(r.path, listed.record) : undefined };
+      })
+      .filter((l): l is { path: string; creator: string } => l.creator !== undefined);
+    assert.ok(lists.length >= 4);
+    assert.ok(lists.some((l) => ID_PARAM.test(l.path)), 'nested lists are walked too');
+    for (const { path, creator } of lists) {
       const marker = `xlist-${randomUUID().slice(0, 8)}`;
-      const created = await api.request('POST', path, { token: a.token, body: bodyFor(path, 'POST', marker) });
-      assert.equal(created.status, 201, `POST ${path}: ${JSON.stringify(created.body)}`);
-      const list = await api.request('GET', path, { token: b.token });
+      const id = await createThrough(a, creator, marker);
+      const list = await api.request('GET', await fill(b, path), { token: b.token });
       assert.equal(list.status, 200, path);
       const text = JSON.stringify(list.body);
-      assert.ok(!text.includes(created.body.data.id) && !text.includes(marker), `GET ${path} as org B shows org A's record`);
+      assert.ok(!text.includes(id) && !text.includes(marker), `GET ${path} as org B shows org A's record`);
     }
   });
 });

@@ -14,3 +14,4 @@ export const CATALOG_MIGRATIONS = [
   IndexWriteTablesForCreates1732300000210,
   CreateTaxonomy1732300000220,
 ];
+export { existingCatalogIds, catalogRecords, catalogIdsNamed, type CatalogType } from './references';

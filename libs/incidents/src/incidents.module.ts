@@ -2,18 +2,27 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { incidentRoleDefinition } from './incident-roles/incident-role.schema';
+import { incidentRoleTaskDefinition } from './incident-role-tasks/incident-role-task.schema';
+import { INCIDENT_COMMAND_HANDLERS } from './incidents/incident-commands';
+import { incidentDefinition } from './incidents/incident.schema';
+import { IncidentsController } from './incidents/incidents.controller';
 import { subStatusDefinition } from './sub-statuses/sub-status.schema';
+import { incidentEventDefinition } from './timeline/incident-event.schema';
+import { TIMELINE_COMMAND_HANDLERS } from './timeline/timeline';
+import { TimelineController } from './timeline/timeline.controller';
 
-export const INCIDENTS_RESOURCES = [subStatusDefinition, incidentRoleDefinition];
+export const INCIDENTS_RESOURCES = [subStatusDefinition, incidentRoleDefinition, incidentRoleTaskDefinition];
 
 /** The incidents context: the incident lifecycle and what responders fill in (sub-statuses, roles). */
 @Module({
-  controllers: INCIDENTS_RESOURCES.map((definition) => resourceController(definition)),
+  controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, TimelineController],
+  providers: [...INCIDENT_COMMAND_HANDLERS, ...TIMELINE_COMMAND_HANDLERS],
 })
 export class IncidentsModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
   async onModuleInit(): Promise<void> {
-    for (const definition of INCIDENTS_RESOURCES) await this.projections.register(new ResourceListProjection(definition));
+    // Incidents and their timelines keep their read models the generic way (their snapshots are full).
+    for (const definition of [...INCIDENTS_RESOURCES, incidentDefinition, incidentEventDefinition]) await this.projections.register(new ResourceListProjection(definition));
   }
 }

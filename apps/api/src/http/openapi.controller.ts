@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { CATALOG_RESOURCES } from '@taproot/catalog';
 import { apiKeySchema, auditSchema, onCallRoleSchema, Public, roleSchema, teamSchema, userSchema } from '@taproot/identity';
-import { INCIDENTS_RESOURCES } from '@taproot/incidents';
+import { INCIDENTS_OPENAPI, INCIDENTS_RESOURCES } from '@taproot/incidents';
 import { buildOpenApiDocument } from '@taproot/json-api';
 
 /** Every declared resource of the API, in the order the document lists them. */
@@ -121,7 +121,7 @@ export function apiDocument(): object {
   cached ??= buildOpenApiDocument(
     API_RESOURCES,
     { title: 'Taproot API', version: '1.0.0' },
-    { schemas: API_KEY_EXTRA.schemas, paths: { ...API_KEY_EXTRA.paths, ...CURRENT_USER_PATH } },
+    { schemas: { ...API_KEY_EXTRA.schemas, ...INCIDENTS_OPENAPI.schemas }, paths: { ...API_KEY_EXTRA.paths, ...CURRENT_USER_PATH, ...INCIDENTS_OPENAPI.paths } },
   );
   return cached;
 }

@@ -20,7 +20,30 @@ function parseRouteTree(tree: string): Route[] {
   return routes;
 }
 
+type Router = ReturnType<ReturnType<TestApi['app']['getHttpAdapter']>['getInstance']>;
+
+/**
+ * A tree node that routes with different parameter names share prints them all
+ * (`/v1/incident_roles/:id|:incident_role_id`); the router knows which name is the route's own.
+ */
+function ownParameterNames(router: Router, method: string, printed: string): string {
+  const probe = printed.replace(/:(\w+)(?:\|:\w+)+/g, ':$1');
+  const found = router.findRoute({ method: method as 'GET', url: probe });
+  if (!found) throw new Error(`the router has no ${method} ${probe}`);
+  const names = Object.keys(found.params);
+  let i = 0;
+  return probe.replace(/:\w+/g, () => `:${names[i++]}`);
+}
+
 /** Every route the running app serves, from the router itself (not a hand-written list). */
 export function servedRoutes(api: TestApi): Route[] {
-  return parseRouteTree(api.app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false }));
+  const router = api.app.getHttpAdapter().getInstance();
+  const methodsByPath = new Map<string, string[]>();
+  for (const { path, methods } of parseRouteTree(router.printRoutes({ commonPrefix: false }))) {
+    for (const method of methods) {
+      const own = path.includes('|') ? ownParameterNames(router, method, path) : path;
+      methodsByPath.set(own, [...(methodsByPath.get(own) ?? []), method]);
+    }
+  }
+  return [...methodsByPath].map(([path, methods]) => ({ path, methods }));
 }

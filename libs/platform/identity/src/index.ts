@@ -22,3 +22,4 @@ export { AUDIT_LOG_CREATED, AUDIT_CONSUMER } from './audits/audit-log.projection
 export { IDENTITY_MIGRATIONS } from './migrations';
 export * from './rate-limits/organization-rate-limits';
 export * from './rate-limits/alert-creation-limit';
+export * from './references';

@@ -18,6 +18,8 @@ export class CreateResourceCommand {
     readonly organizationId: string,
     readonly actor: EventActor,
     readonly attributes: Row,
+    /** The path's parent record, for a resource declared under one. */
+    readonly parentId?: string,
   ) {}
 }
 
@@ -45,6 +47,8 @@ export class ListResourcesQuery {
     readonly definition: ResourceDefinition,
     readonly organizationId: string,
     readonly query: FlatQuery,
+    /** The path's parent record of a nested collection; omitted, the whole collection. */
+    readonly parentId?: string,
   ) {}
 }
 
@@ -102,7 +106,7 @@ export abstract class ResourceWriteHandler {
 @CommandHandler(CreateResourceCommand)
 export class CreateResourceHandler extends ResourceWriteHandler {
   execute(c: CreateResourceCommand): Promise<Snapshot> {
-    return this.write(c, async (writer, ctx, keep) => keep(await writer.create(ctx, c.attributes)));
+    return this.write(c, async (writer, ctx, keep) => keep(await writer.create(ctx, c.attributes, c.parentId)));
   }
 }
 
@@ -131,7 +135,7 @@ abstract class ResourceQueryHandler {
 @QueryHandler(ListResourcesQuery)
 export class ListResourcesHandler extends ResourceQueryHandler {
   execute(q: ListResourcesQuery): Promise<CollectionDocument> {
-    return this.reader.list(q.definition.schema, q.organizationId, q.query);
+    return this.reader.list(q.definition.schema, q.organizationId, q.query, q.parentId);
   }
 }
 

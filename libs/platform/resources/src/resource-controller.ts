@@ -12,7 +12,7 @@ import {
   type CrudAction,
   type Principal,
 } from '@taproot/identity';
-import { JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
+import { collectionPath, JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { BulkDeleteResourcesCommand, BulkUpsertResourcesCommand, type BulkUpsertResult } from './resource-bulk';
 import type { ResourceDefinition } from './resource-definition';
@@ -37,10 +37,14 @@ function warn(reply: HeaderReply, warnings: string[]): void {
   reply.header('X-API-Warn', warnings.join('; '));
 }
 
+/** A declared path as a Nest route: `/v1/incident_roles/{incident_role_id}` -> `v1/incident_roles/:incident_role_id`. */
+const nestRoute = (path: string) => path.replace(/^\//, '').replace(/\{(\w+)\}/g, ':$1');
+
 /**
  * The thin JSON:API controller of a declared resource: parse, dispatch a command or query,
  * serialize. Only the operations the declaration lists are served; `bulk_upsert` and
- * `bulk_delete` only when it is declared with `bulk: true`.
+ * `bulk_delete` only when it is declared with `bulk: true`. A resource declared under a parent
+ * has its collection under the parent's record and its records at its own path.
  */
 export function resourceController(definition: ResourceDefinition): Type<unknown> {
   const { schema } = definition;
@@ -54,44 +58,53 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     ? OwnedByTeam({ table: definition.table, teamsColumn: definition.teamOwnership.column })
     : () => undefined;
   const document = (snapshot: Snapshot): SingleDocument => ({ data: snapshotObject(schema, snapshot) });
-  const route = schema.path.replace(/^\//, '');
+  const collection = nestRoute(collectionPath(schema));
+  const records = nestRoute(schema.path);
+  // The list across parents is the same list without a parent.
+  const lists = schema.parent?.flatList ? [collection, records] : collection;
+  const parentOf = (params: Record<string, string>) => (schema.parent ? params[schema.parent.param] : undefined);
 
-  @Controller(route)
+  @Controller()
   class JsonApiResourceController {
     constructor(
       readonly commands: CommandBus,
       readonly queries: QueryBus,
     ) {}
 
-    @Get()
+    @Get(lists)
     @requires('read')
-    list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery) {
+    list(@CurrentPrincipal() principal: Principal, @Param() params: Record<string, string>, @Query() query: FlatQuery) {
       serves('list');
-      return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, query));
+      return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, query, parentOf(params)));
     }
 
-    @Get(':id')
+    @Get(`${records}/:id`)
     @requires('read')
     get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
       serves('get');
       return this.queries.execute(new GetResourceQuery(definition, principal.organizationId, id));
     }
 
-    @Post()
+    @Post(collection)
     @requires('create')
     @teamOwned
     @HttpCode(201)
-    async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
+    async create(
+      @CurrentPrincipal() principal: Principal,
+      @Param() params: Record<string, string>,
+      @Body() body: unknown,
+      @Res({ passthrough: true }) reply: HeaderReply,
+    ) {
       serves('create');
       const { attributes, warnings } = parseResourcePayload(schema, body, 'create');
       const snapshot: Snapshot = await this.commands.execute(
-        new CreateResourceCommand(definition, principal.organizationId, actorOf(principal), attributes),
+        new CreateResourceCommand(definition, principal.organizationId, actorOf(principal), attributes, parentOf(params)),
       );
       warn(reply, warnings);
       return document(snapshot);
     }
 
-    @Put(':id')
+    @Put(`${records}/:id`)
     @requires('update')
     @teamOwned
     async update(
@@ -109,7 +122,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       return document(snapshot);
     }
 
-    @Delete(':id')
+    @Delete(`${records}/:id`)
     @requires('delete')
     @teamOwned
     async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
@@ -121,7 +134,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     }
   }
 
-  @Controller(route)
+  @Controller()
   class JsonApiBulkResourceController extends JsonApiResourceController {
     private readonly permissions: PermissionResolver;
 
@@ -130,7 +143,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       this.permissions = new PermissionResolver(dataSource);
     }
 
-    @Post('bulk_upsert')
+    @Post(`${records}/bulk_upsert`)
     @requires('create')
     @HttpCode(200)
     async bulkUpsert(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
@@ -149,7 +162,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       return document;
     }
 
-    @Post('bulk_delete')
+    @Post(`${records}/bulk_delete`)
     @requires('delete')
     @HttpCode(200)
     bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {

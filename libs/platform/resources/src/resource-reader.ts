@@ -1,6 +1,7 @@
 import {
   JsonApiError,
   listDocument,
+  parseListQuery,
   toResourceObject,
   type CollectionDocument,
   type ResourceSchema,
@@ -9,6 +10,7 @@ import {
 } from '@taproot/json-api';
 import { quoteIdent } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
+import { findParent, nestedCollectionPath, parentScope } from './resource-parent';
 
 export type FlatQuery = Record<string, string | string[] | undefined>;
 
@@ -22,8 +24,16 @@ export class ResourceReader {
     private readonly cursorSecret: string,
   ) {}
 
-  list(schema: ResourceSchema, organizationId: string, query: FlatQuery): Promise<CollectionDocument> {
-    return listDocument({ db: this.dataSource, schema, query, organizationId, cursorSecret: this.cursorSecret });
+  /**
+   * `parentId`: the path's parent of a nested collection, which must exist in the organization;
+   * omitted, the whole collection (a resource without parent, or the list across parents).
+   */
+  async list(schema: ResourceSchema, organizationId: string, query: FlatQuery, parentId?: string): Promise<CollectionDocument> {
+    const { cursorSecret } = this;
+    if (!schema.parent || parentId === undefined) return listDocument({ db: this.dataSource, schema, query, organizationId, cursorSecret });
+    const scope = [parentScope(schema.parent, await findParent(this.dataSource, schema.parent, organizationId, parentId))];
+    const q = parseListQuery(schema, query, { cursorSecret, scope });
+    return listDocument({ db: this.dataSource, schema, q, query, organizationId, cursorSecret, basePath: nestedCollectionPath(schema, parentId) });
   }
 
   async get(schema: ResourceSchema, organizationId: string, id: string): Promise<SingleDocument> {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isJsonAttribute, isUuid, JsonApiError, type AttributeDef, type ResourceObject, type ResourceSchema } from '@taproot/json-api';
-import { quoteIdent } from '@taproot/persistence';
+import { PG_ERRORS, pgErrorCode, quoteIdent } from '@taproot/persistence';
 import { domainEvent, type DomainEvent } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 import { lifecycleEvents, type ResourceDefinition, type Row, type WriteContext } from './resource-definition';
+import { findParent } from './resource-parent';
 import { slugify } from './slug';
 
 /** A resource's state as its events carry it: every attribute plus id and timestamps. */
@@ -47,9 +48,10 @@ export class ResourceWriter {
     return this.def.schema;
   }
 
-  async create(ctx: WriteContext, input: Row): Promise<WriteResult> {
+  /** `parentId`: the path's parent, for a resource declared under one (`schema.parent`). */
+  async create(ctx: WriteContext, input: Row, parentId?: string): Promise<WriteResult> {
     const { schema } = this.def;
-    let attributes: Row = { ...input };
+    let attributes: Row = schema.parent ? await this.underParent(ctx, input, parentId) : { ...input };
     attributes = await this.deriveSlugs(ctx, attributes);
     for (const [name, def] of Object.entries(schema.attributes)) {
       if (def.default !== undefined && attributes[name] === undefined) attributes[name] = def.default;
@@ -100,11 +102,37 @@ export class ResourceWriter {
   async delete(ctx: WriteContext, id: string): Promise<WriteResult> {
     const current = await this.load(ctx.manager, ctx.organizationId, id, true);
     if (this.def.rules?.beforeDelete) await this.def.rules.beforeDelete(current, ctx);
-    await ctx.manager.query(`DELETE FROM ${quoteIdent(this.def.table)} WHERE id = $1 AND organization_id = $2`, [
-      current.id,
-      ctx.organizationId,
-    ]);
+    try {
+      await ctx.manager.query(`DELETE FROM ${quoteIdent(this.def.table)} WHERE id = $1 AND organization_id = $2`, [
+        current.id,
+        ctx.organizationId,
+      ]);
+    } catch (error) {
+      // Records under this one (their foreign key refuses the delete) are deleted first, each
+      // with its own event; a cascade in the database would drop them without any.
+      if (pgErrorCode(error) !== PG_ERRORS.foreignKeyViolation) throw error;
+      const { table } = (error as { driverError?: { table?: string } }).driverError ?? {};
+      const detail = `${this.def.schema.singular} ${String(current.id)} still has ${table ?? 'records pointing at it'}; delete them first`;
+      throw JsonApiError.of(409, 'Still referenced', detail, 'STILL_REFERENCED');
+    }
     return this.result(ctx, 'deleted', current);
+  }
+
+  /**
+   * Puts a new record under the parent the path names: the parent must exist in the organization
+   * (404 otherwise) and is locked until the commit; a parent attribute sent in the body must name
+   * the same record (422), as the path decides.
+   */
+  private async underParent(ctx: WriteContext, input: Row, parentId: string | undefined): Promise<Row> {
+    const parent = this.def.schema.parent!;
+    if (parentId === undefined) throw new Error(`${this.def.schema.type} are created under their ${parent.param}`);
+    const id = await findParent(ctx.manager, parent, ctx.organizationId, parentId, true);
+    const sent = input[parent.attribute];
+    if (sent !== undefined && String(sent).toLowerCase() !== id) {
+      const detail = `${parent.attribute} must be the ${parent.param} of the path (${parentId}) or be left out`;
+      throw JsonApiError.invalidAttributes([{ attribute: parent.attribute, detail, code: 'PARENT_MISMATCH' }]);
+    }
+    return { ...input, [parent.attribute]: id };
   }
 
   /** Loads one row of the caller's organization by uuid or slug; another tenant's id is a 404. */

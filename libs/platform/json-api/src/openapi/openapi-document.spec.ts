@@ -540,6 +540,55 @@ describe('buildOpenApiDocument', () => {
     });
   });
 
+  describe('nested collections', () => {
+    const parts = (flatList = false) =>
+      defineResource({
+        type: 'widget_parts',
+        singular: 'widget_part',
+        path: '/v1/widget_parts',
+        readTable: 'widget_parts_read',
+        defaultSort: 'created_at',
+        operations: ['list', 'create', 'get', 'update', 'delete'],
+        parent: { path: '/v1/widgets', param: 'widget_id', attribute: 'widget_id', table: 'widgets', flatList },
+        attributes: { widget_id: { type: 'string', writable: 'create' }, label: { type: 'string', required: true } },
+      });
+    const ids = (doc: OpenApiDocument, prefix: string) =>
+      operations(doc)
+        .filter(([path]) => path.includes(prefix))
+        .map(([path, method, op]) => `${method} ${path} ${op.operationId}`);
+
+    test('serve the collection under the parent record, the records at their own path', () => {
+      const doc = build([widgets(), parts()]);
+      assert.deepEqual(ids(doc, 'parts'), [
+        'get /v1/widgets/{widget_id}/widget_parts listWidgetParts',
+        'post /v1/widgets/{widget_id}/widget_parts createWidgetPart',
+        'get /v1/widget_parts/{id} getWidgetPart',
+        'put /v1/widget_parts/{id} updateWidgetPart',
+        'delete /v1/widget_parts/{id} deleteWidgetPart',
+      ]);
+      const collection = pathItem(doc, '/v1/widgets/{widget_id}/widget_parts');
+      assert.deepEqual(collection.parameters, [{ in: 'path', name: 'widget_id', required: true, schema: { type: 'string' } }]);
+      assert.deepEqual(pathItem(doc, '/v1/widget_parts/{id}').parameters?.map((p) => p.name), ['id']);
+      // A parent missing from the caller's organization: 404.
+      for (const op of [collection.get!, collection.post!]) assert.deepEqual(get(op.responses, '404', 'content', MEDIA, 'schema'), { $ref: '#/components/schemas/errors_list' });
+    });
+
+    test('list across parents only when declared', () => {
+      const flat = pathItem(build([widgets(), parts(true)]), '/v1/widget_parts');
+      assert.deepEqual(Object.keys(flat), ['get']);
+      assert.equal(flat.get?.operationId, 'listAllWidgetParts');
+      assert.deepEqual(flat.get?.parameters, pathItem(build([widgets(), parts(true)]), '/v1/widgets/{widget_id}/widget_parts').get?.parameters);
+    });
+
+    test('a parent\'s delete may answer 409 while records are under it; other deletes do not', () => {
+      const doc = build([widgets(), severities(), parts()]);
+      assert.deepEqual(get(pathItem(doc, '/v1/widgets/{id}').delete, 'responses', '409', 'content', MEDIA, 'schema'), { $ref: '#/components/schemas/errors_list' });
+      assert.equal(pathItem(doc, '/v1/severities/{id}').delete?.responses['409'], undefined);
+      assert.equal(pathItem(doc, '/v1/widget_parts/{id}').delete?.responses['409'], undefined);
+      assert.equal(pathItem(build([widgets()]), '/v1/widgets/{id}').delete?.responses['409'], undefined);
+    });
+  });
+
   describe('extra', () => {
     test('merges hand-written paths and schemas', () => {
       const doc = buildOpenApiDocument([widgets()], { title: 't', version: '1' }, {

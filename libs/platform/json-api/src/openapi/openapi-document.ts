@@ -1,7 +1,7 @@
 import { BULK_DELETE_RESPONSE_SCHEMA, BULK_LIMIT, bulkDeleteRequestSchema, bulkUpsertRequestSchema } from '../bulk/bulk';
 import { JSON_API_MEDIA_TYPE } from '../document/documents';
 import { attributesSchema, requestDocumentSchema, type JsonSchema } from '../resource/json-schema';
-import { FILTER_OPERATORS, type AttributeDef, type FilterOperator, type ResourceSchema } from '../resource/resource-schema';
+import { collectionPath, FILTER_OPERATORS, type AttributeDef, type FilterOperator, type ResourceSchema } from '../resource/resource-schema';
 
 export interface OpenApiInfo {
   title: string;
@@ -303,7 +303,12 @@ function bulkSchemas(schema: ResourceSchema): Record<string, JsonSchema> {
   };
 }
 
-function resourcePaths(schema: ResourceSchema): Record<string, Record<string, unknown>> {
+/**
+ * The paths of one resource: its collection (under its parent when it has one), its records, and
+ * the list across parents and bulk operations when declared. `isParent`: another resource lives
+ * under its records, so a delete can be refused while they remain (409).
+ */
+function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string, Record<string, unknown>> {
   const s = schema.singular;
   const one = words(s);
   const aOne = article(one);
@@ -320,22 +325,26 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
   // Bodies not sent as application/vnd.api+json are refused (spec, Versioning: Jan 5 2026).
   const unsupported = response('request body is not application/vnd.api+json', 'errors_list');
   const paths: Record<string, Record<string, unknown>> = {};
+  const withParams = (params: Parameter[]) => (params.length ? { parameters: params } : {});
+  const list = (operationId: string, description: string, extra: Record<string, unknown> = {}) =>
+    op({ summary: `List ${words(schema.type)}`, description, operationId, parameters: listParameters(schema) }, { '200': response('success', `${s}_list`), ...extra });
+  // `incident_role_id` -> `incident role`. A parent missing from the caller's organization is a 404.
+  const parent = schema.parent && words(schema.parent.param.replace(/_id$/, ''));
+  const parentMissing = parent ? { '404': response(`${parent} not found`, 'errors_list') } : {};
 
   const collection: Record<string, unknown> = {};
-  if (ops.has('list')) {
-    collection.get = op(
-      { summary: `List ${words(schema.type)}`, description: `List ${words(schema.type)}`, operationId: `list${pascal(schema.type)}`, parameters: listParameters(schema) },
-      { '200': response('success', `${s}_list`) },
-    );
-  }
+  if (ops.has('list')) collection.get = list(`list${pascal(schema.type)}`, `List ${words(schema.type)}`, parentMissing);
   if (ops.has('create')) {
     collection.post = op(
       { summary: `Creates ${aOne}`, description: `Creates a new ${one} from provided data`, operationId: `create${pascal(s)}`, requestBody: body(`new_${s}`) },
-      { '201': response(`${one} created`, `${s}_response`), '415': unsupported, '422': invalid },
+      { '201': response(`${one} created`, `${s}_response`), ...parentMissing, '415': unsupported, '422': invalid },
     );
   }
+  if (Object.keys(collection).length) paths[collectionPath(schema)] = { ...withParams(templateParameters(collectionPath(schema))), ...collection };
   const pathParams = templateParameters(schema.path);
-  if (Object.keys(collection).length) paths[schema.path] = { ...(pathParams.length ? { parameters: pathParams } : {}), ...collection };
+  if (schema.parent?.flatList && ops.has('list')) {
+    paths[schema.path] = { ...withParams(pathParams), get: list(`listAll${pascal(schema.type)}`, `List the ${words(schema.type)} of every ${parent}`) };
+  }
 
   const item: Record<string, unknown> = {};
   if (ops.has('get')) {
@@ -351,9 +360,10 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
     );
   }
   if (ops.has('delete')) {
+    const stillReferenced = isParent ? { '409': response(`the ${one} still has records under it; delete them first`, 'errors_list') } : {};
     item.delete = op(
       { summary: `Delete ${aOne}`, description: `Delete a specific ${one} by id; answers the deleted record`, operationId: `delete${pascal(s)}` },
-      { '200': response(`${one} deleted`, `${s}_response`), '404': notFound },
+      { '200': response(`${one} deleted`, `${s}_response`), '404': notFound, ...stillReferenced },
     );
   }
   if (Object.keys(item).length) paths[`${schema.path}/{id}`] = { parameters: [...pathParams, idParameter(schema)], ...item };
@@ -363,7 +373,7 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
     const many = words(schema.type);
     const forbidden = response('the caller lacks a permission the operation needs', 'errors_list');
     const bulk = (fields: Operation, ok: Record<string, unknown>) => ({
-      ...(pathParams.length ? { parameters: pathParams } : {}),
+      ...withParams(pathParams),
       post: op(fields, { ...ok, '403': forbidden, '415': unsupported, '422': invalid }),
     });
     paths[`${schema.path}/bulk_upsert`] = bulk(
@@ -397,9 +407,10 @@ function resourcePaths(schema: ResourceSchema): Record<string, Record<string, un
 export function buildOpenApiDocument(resources: readonly ResourceSchema[], info: OpenApiInfo, extra: OpenApiExtra = {}): OpenApiDocument {
   const schemas: Record<string, unknown> = { ...SHARED_SCHEMAS };
   const paths: Record<string, Record<string, unknown>> = {};
+  const parentPaths = new Set(resources.map((r) => r.parent?.path));
   for (const resource of resources) {
     Object.assign(schemas, resourceSchemas(resource));
-    for (const [path, item] of Object.entries(resourcePaths(resource))) paths[path] = { ...paths[path], ...item };
+    for (const [path, item] of Object.entries(resourcePaths(resource, parentPaths.has(resource.path)))) paths[path] = { ...paths[path], ...item };
   }
   Object.assign(schemas, extra.schemas);
   for (const [path, item] of Object.entries(extra.paths ?? {})) paths[path] = { ...paths[path], ...(item as Record<string, unknown>) };

@@ -3,3 +3,4 @@ export * from './list-query';
 export * from './list-sql';
 export * from './pagination';
 export * from './list-document';
+export * from './records';

@@ -28,6 +28,8 @@ export async function listDocument(opts: {
   query: FlatQuery;
   organizationId: string;
   cursorSecret: string;
+  /** Where the page links point when the collection is not `schema.path` (a nested collection). */
+  basePath?: string;
 }): Promise<CollectionDocument> {
   const { db, schema } = opts;
   const q = opts.q ?? parseListQuery(schema, opts.query, { cursorSecret: opts.cursorSecret });
@@ -39,7 +41,7 @@ export async function listDocument(opts: {
     ];
     const page = pageFromRows(schema, q, rows, { cursorSecret: opts.cursorSecret });
     const { links, meta } = buildLinksAndMeta({
-      basePath: schema.path,
+      basePath: opts.basePath ?? schema.path,
       query: opts.query,
       q,
       totalCount: countRows[0]?.count ?? 0,

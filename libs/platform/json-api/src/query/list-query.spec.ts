@@ -527,6 +527,16 @@ describe('parseListQuery: cursor pagination', () => {
     rejects({ sort: '-position', 'page[after]': c }, 'page[after]', /Stale cursor/);
   });
 
+  test('a scope of the route is applied and binds its cursors: another scope finds them stale', () => {
+    const scope = (owner: string) => ({ ...opts, scope: [{ attribute: 'owner_id', operator: 'eq' as const, values: [owner], parameter: 'owner_id' }] });
+    const [mine, theirs] = ['0e3b0b8a-4c1f-4b7a-9c63-6f0a1d2e3f41', '0e3b0b8a-4c1f-4b7a-9c63-6f0a1d2e3f42'];
+    const q = parseListQuery(schema, { 'filter[kind]': 'a' }, scope(mine));
+    assert.deepEqual(q.filters.map((f) => [f.attribute, f.values]), [['owner_id', [mine]], ['kind', ['a']]]);
+    const c = encodeCursor(q.fingerprint, boundary as never, opts.cursorSecret);
+    assert.equal(parseListQuery(schema, { 'filter[kind]': 'a', 'page[after]': c }, scope(mine)).page.mode, 'cursor');
+    assert.throws(() => parseListQuery(schema, { 'filter[kind]': 'a', 'page[after]': c }, scope(theirs)), /Stale cursor/);
+  });
+
   test('the page size may change between cursor pages', () => {
     const c = token({}, boundary);
     assert.equal(parse({ 'page[after]': c, 'page[size]': '7' }).page.size, 7);

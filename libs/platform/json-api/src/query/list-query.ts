@@ -75,6 +75,11 @@ export interface ListQuery {
 
 export interface ParseListQueryOptions {
   cursorSecret: string;
+  /**
+   * Conditions of the route, not of the client (a nested collection's parent): applied with the
+   * client's filters and bound into cursors, so a cursor of one parent is stale under another.
+   */
+  scope?: ListFilter[];
 }
 
 const TIEBREAKERS = ['created_at', 'id'] as const;
@@ -477,7 +482,7 @@ export function parseListQuery(schema: ResourceSchema, query: FlatQuery, opts: P
   }
 
   // Filters: values are coerced once every key is known (a repeat was refused above).
-  const filters: ListFilter[] = rawFilters.map(({ key, attribute, operator, raw }) => {
+  const requested: ListFilter[] = rawFilters.map(({ key, attribute, operator, raw }) => {
     const def = attributeOf(schema, attribute)!;
     const listValued = operator === 'eq' || operator === 'not_eq' || operator === 'in' || operator === 'not_in';
     if (!listValued) asSingle(key, raw);
@@ -500,6 +505,7 @@ export function parseListQuery(schema: ResourceSchema, query: FlatQuery, opts: P
     }
     return { attribute, operator, values: items.map((v) => coerce(def, key, v)), parameter: key };
   });
+  const filters = [...(opts.scope ?? []), ...requested];
 
   // Sort
   let explicit: SortField[] = sortRaw === undefined ? [] : parseSortExpression(schema, sortRaw, 'sort');

@@ -91,6 +91,23 @@ describe('buildListSql: offset pages', () => {
   });
 });
 
+describe('buildListSql: virtual filters', () => {
+  const withVirtual: ResourceSchema = defineResource({
+    ...schema,
+    attributes: { ...schema.attributes, owner_names: { type: 'array', items: { type: 'string' }, virtual: true, filter: ['eq', 'not_in'] } },
+  });
+
+  test('are parsed like attributes of their type, never selected, and refused until rewritten', () => {
+    const q = parse({ 'filter[owner_names][not_in]': 'Ann, Bo' }, withVirtual);
+    assert.deepEqual(q.filters, [{ attribute: 'owner_names', operator: 'not_in', values: ['Ann', 'Bo'], parameter: 'filter[owner_names][not_in]' }]);
+    assert.throws(() => buildListSql(withVirtual, q, ORG), /virtual filter owner_names must be rewritten/);
+    const rewritten = { ...q, filters: [{ attribute: 'owner_id', operator: 'not_in' as const, values: [ID], parameter: 'filter[owner_names][not_in]' }] };
+    const sql = buildListSql(withVirtual, rewritten, ORG);
+    assert.ok(sql.dataSql.startsWith(`${SELECT} FROM`), 'the virtual attribute is not selected');
+    assert.ok(sql.dataSql.includes('("owner_id" IS NULL OR "owner_id" <> $2)'));
+  });
+});
+
 describe('buildListSql: filter operators', () => {
   const cases: [FlatQuery, string, unknown[]][] = [
     [{ 'filter[name]': 'a' }, '"name" = $2', ['a']],

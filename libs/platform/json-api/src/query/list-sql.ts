@@ -25,7 +25,7 @@ export interface PageOfRows<Row> {
 }
 
 /** Quotes an SQL identifier (same rule as `quoteIdent` of `@taproot/persistence`, which this platform lib does not import). */
-function quoteIdent(identifier: string): string {
+export function quoteIdent(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
 }
 
@@ -69,6 +69,7 @@ function castFor(schema: ResourceSchema, field: string): string {
 
 function filterSql(schema: ResourceSchema, f: ListFilter, params: Params): string {
   const def = attributeOf(schema, f.attribute)!;
+  if (def.virtual) throw new Error(`${f.parameter}: the virtual filter ${f.attribute} must be rewritten by the reader before building SQL`);
   const col = columnSql(schema, f.attribute);
   const op = f.operator;
   if (op === 'null' || op === 'not_null') {
@@ -184,7 +185,8 @@ export function buildListSql(schema: ResourceSchema, q: ListQuery, organizationI
   const countParams = [...params.values];
 
   const columns: string[] = [];
-  for (const c of ['id', 'created_at', 'updated_at', ...Object.entries(schema.attributes).map(([n, d]) => d.column ?? n)]) {
+  const stored = Object.entries(schema.attributes).filter(([, d]) => !d.virtual);
+  for (const c of ['id', 'created_at', 'updated_at', ...stored.map(([n, d]) => d.column ?? n)]) {
     const quoted = quoteIdent(c);
     if (!columns.includes(quoted)) columns.push(quoted);
   }

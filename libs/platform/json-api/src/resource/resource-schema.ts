@@ -65,6 +65,13 @@ export interface AttributeDef {
   searchable?: boolean;
   /** `slug`-like attributes derived from another one: read-only, a submitted value warns. */
   derivedFrom?: string;
+  /**
+   * A list declaration's filter that no read-model column backs (`filter[service_names]` of
+   * incidents): parsed and validated like an attribute of its type, then rewritten by the
+   * resource's reader into conditions on real columns (names looked up as ids) before
+   * `buildListSql`, which never selects it and refuses it as a filter.
+   */
+  virtual?: boolean;
 }
 
 export interface RelationshipDef {
@@ -75,13 +82,38 @@ export interface RelationshipDef {
   idAttribute: string;
 }
 
+/**
+ * A resource whose records live under a parent record (reference:
+ * `/v1/incident_roles/{incident_role_id}/incident_role_tasks`): its collection (list, create) is
+ * served under the parent, its records at its own `path` (`/v1/incident_role_tasks/{id}`).
+ */
+export interface ParentDef {
+  /** The parent's collection path, e.g. `/v1/incident_roles`. */
+  path: string;
+  /** The path parameter naming the parent record, e.g. `incident_role_id`. */
+  param: string;
+  /**
+   * The attribute (and column) holding the parent's id, declared in `attributes` and not
+   * writable on update: a record stays under the parent it was created under.
+   */
+  attribute: string;
+  /** The parent's write table, where the parent is looked up in the caller's organization. */
+  table: string;
+  /** The nested collection's last segment when it differs from the resource path's (`sub_statuses`). */
+  segment?: string;
+  /** Also served: `GET <path>`, the list across every parent (reference: `GET /v1/action_items`). */
+  flatList?: boolean;
+}
+
 export interface ResourceSchema {
   /** JSON:API type, e.g. `services`. */
   type: string;
   /** Singular name used in OpenAPI schema names, e.g. `service`. */
   singular: string;
-  /** Collection path, e.g. `/v1/services`. */
+  /** Collection path, e.g. `/v1/services`; with a `parent`, the path of its records only. */
   path: string;
+  /** The parent record its records live under; see `ParentDef`. */
+  parent?: ParentDef;
   /** Read model table the list and get queries read. */
   readTable: string;
   attributes: Record<string, AttributeDef>;
@@ -110,10 +142,26 @@ export const TIMESTAMP_ATTRIBUTES: Record<string, AttributeDef> = {
 export function defineResource<S extends ResourceSchema>(schema: S): S {
   const missing = ['external_id', 'managed_by'].filter((name) => !(name in schema.attributes));
   if (schema.bulk && missing.length) throw new Error(`${schema.type}: bulk operations need the attributes ${missing.join(', ')}`);
+  if (schema.parent) checkParent(schema, schema.parent);
   return {
     ...schema,
     attributes: { ...schema.attributes, ...TIMESTAMP_ATTRIBUTES },
   };
+}
+
+function checkParent(schema: ResourceSchema, parent: ParentDef): void {
+  const def = schema.attributes[parent.attribute];
+  if (!def) throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must be declared`);
+  if ((def.writable ?? true) === true) throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must not be writable on update`);
+  // A bulk item names no parent: its create would have nowhere to go.
+  if (schema.bulk) throw new Error(`${schema.type}: bulk operations are not served under a parent`);
+}
+
+/** Where a resource's collection (list, create) is served: under its parent when it has one. */
+export function collectionPath(schema: ResourceSchema): string {
+  if (!schema.parent) return schema.path;
+  const { path, param, segment } = schema.parent;
+  return `${path}/{${param}}/${segment ?? schema.path.split('/').pop()}`;
 }
 
 export function columnOf(schema: ResourceSchema, attribute: string): string {

@@ -1,0 +1,56 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createOrganization } from '@taproot/identity';
+import { InProcessEventBus, ProjectionRunner, UnitOfWork, type DomainEvent } from '@taproot/messaging';
+import { openTestDataSource } from '@taproot/persistence';
+import { CreateResourceCommand, CreateResourceHandler, ResourceListProjection, type ResourceDefinition } from '@taproot/resources';
+import type { DataSource } from 'typeorm';
+import { catalogIdsNamed, catalogRecords, existingCatalogIds } from './references';
+import { serviceDefinition } from './services/service.schema';
+import { severityDefinition } from './severities/severity.schema';
+
+const actor = { kind: 'api_key' as const, id: randomUUID() };
+const clock = { now: () => new Date('2026-11-23T10:00:00.000Z') };
+
+describe('catalog references (what other contexts may ask of the catalog)', () => {
+  let ds: DataSource;
+  let uow: UnitOfWork;
+  before(async () => {
+    ds = await openTestDataSource();
+    uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, new InProcessEventBus()), 0);
+  });
+  after(() => ds.destroy());
+
+  const newOrg = async () => (await ds.transaction((m) => createOrganization(m, { name: 'References', ownerEmail: 'r@example.test' }))).organizationId;
+  /** Creates a record and applies its event to the read model, as the relay and projection would. */
+  const create = async (definition: ResourceDefinition, organizationId: string, name: string): Promise<string> => {
+    const { id } = await new CreateResourceHandler(uow, clock).execute(new CreateResourceCommand(definition, organizationId, actor, { name }));
+    const [{ event }]: { event: DomainEvent }[] = await ds.query('SELECT event FROM outbox WHERE aggregate_id = $1', [id]);
+    await ds.transaction((m) => new ResourceListProjection(definition).apply(event, m));
+    return id;
+  };
+
+  test('existingCatalogIds answers the ids of that type in that organization only', async () => {
+    const [mine, theirs] = [await newOrg(), await newOrg()];
+    const service = await create(serviceDefinition, mine, 'Checkout');
+    const other = await create(serviceDefinition, theirs, 'Checkout');
+    const severity = await create(severityDefinition, mine, 'SEV1');
+    const found = await existingCatalogIds(ds, mine, 'services', [service, other, severity, 'checkout', randomUUID()]);
+    assert.deepEqual([...found], [service]);
+    assert.deepEqual([...(await existingCatalogIds(ds, mine, 'severities', [severity, service]))], [severity]);
+  });
+
+  test('catalogRecords serializes read-model records; catalogIdsNamed finds them by name or slug', async () => {
+    const org = await newOrg();
+    const a = await create(serviceDefinition, org, 'Payments API');
+    const b = await create(serviceDefinition, org, 'Search');
+    const records = await catalogRecords(ds, org, 'services', [a, b, randomUUID()]);
+    assert.deepEqual([...records.keys()].sort(), [a, b].sort());
+    assert.equal(records.get(a)?.type, 'services');
+    assert.equal(records.get(a)?.attributes.slug, 'payments-api');
+    assert.deepEqual(await catalogIdsNamed(ds, org, 'services', ['payments-api']), [a]);
+    assert.deepEqual((await catalogIdsNamed(ds, org, 'services', ['Payments API', 'search'])).sort(), [a, b].sort());
+    assert.deepEqual(await catalogIdsNamed(ds, org, 'services', ['payments-api'], ['name']), [], 'slugs are not names');
+  });
+});

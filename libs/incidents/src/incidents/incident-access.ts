@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
+import { actorOf, can, forbidden, PermissionResolver, type PermissionSet, type Principal } from '@taproot/identity';
+import { isUuid, JsonApiError, type Queryable } from '@taproot/json-api';
+import type { EventActor } from '@taproot/messaging';
+import type { ResourceDefinition, Row } from '@taproot/resources';
+import { DataSource } from 'typeorm';
+
+/** Who acts on incidents, with what they may do: every incident command and read carries it. */
+export interface IncidentAccess {
+  organizationId: string;
+  actor: EventActor;
+  /** The acting user (`*_by`, the default creator), as text; null for a key without a user. */
+  userId: string | null;
+  principal: Principal;
+  permissions: PermissionSet;
+}
+
+export function incidentAccess(principal: Principal, permissions: PermissionSet): IncidentAccess {
+  return {
+    organizationId: principal.organizationId,
+    actor: actorOf(principal),
+    userId: principal.userId === null ? null : String(principal.userId),
+    principal,
+    permissions,
+  };
+}
+
+/** Private incidents exist only for callers who may read private incidents (docs/incidents.md). */
+export const seesPrivate = (access: IncidentAccess): boolean => can(access.permissions, 'private_incidents', 'read');
+
+/** Making an incident private (on create or update) needs that action on private incidents: 403. */
+export function assertMayMakePrivate(access: IncidentAccess, action: 'create' | 'update'): void {
+  if (can(access.permissions, 'private_incidents', action)) return;
+  const error = forbidden({ family: 'private_incidents', action }, access.principal, access.permissions);
+  throw JsonApiError.of(403, 'Forbidden', `Making an incident private needs ${action} on private_incidents. ${error.errors[0]?.detail ?? ''}`.trim(), 'PERMISSION_DENIED');
+}
+
+/**
+ * One incident of the caller's organization by uuid or slug, from `table` (the write table inside
+ * a command, the read model otherwise). Another organization's incident, and a private one the
+ * caller may not see, answer 404 exactly like a missing id.
+ */
+export async function findIncident(db: Queryable, table: 'incidents' | 'incidents_read', access: IncidentAccess, id: string, forUpdate = false): Promise<Row> {
+  const rows = (await db.query(`SELECT * FROM ${table} WHERE ${isUuid(id) ? 'id' : 'slug'} = $1 AND organization_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [
+    isUuid(id) ? id.toLowerCase() : id,
+    access.organizationId,
+  ])) as Row[];
+  const row = rows[0];
+  if (!row || (row.private === true && !seesPrivate(access))) throw JsonApiError.notFound('incidents', id);
+  return row;
+}
+
+/**
+ * The base of the incident controllers: they dispatch commands, read with the cursor secret, and
+ * resolve the caller's permissions once per request for the private-incident rules.
+ */
+@Injectable()
+export abstract class IncidentRoutes {
+  private readonly resolver: PermissionResolver;
+  protected readonly cursorSecret: string;
+
+  constructor(
+    protected readonly commands: CommandBus,
+    protected readonly dataSource: DataSource,
+    @Inject(TAPROOT_CONFIG) config: TaprootConfig,
+  ) {
+    this.resolver = new PermissionResolver(dataSource);
+    this.cursorSecret = config.cursorSecret;
+  }
+
+  protected async access(principal: Principal): Promise<IncidentAccess> {
+    return incidentAccess(principal, await this.resolver.resolve(principal));
+  }
+}
+
+/** What every command of this context carries: the resource it writes and who acts, with what permissions. */
+export abstract class IncidentsCommand {
+  constructor(
+    readonly definition: ResourceDefinition,
+    readonly access: IncidentAccess,
+  ) {}
+  get organizationId(): string {
+    return this.access.organizationId;
+  }
+  get actor(): EventActor {
+    return this.access.actor;
+  }
+}

@@ -1,0 +1,131 @@
+import { catalogIdsNamed, catalogRecords, type CatalogType } from '@taproot/catalog';
+import { teamIdsNamed, teamRecords, userRecords } from '@taproot/identity';
+import {
+  JsonApiError,
+  listDocument,
+  parseListQuery,
+  readRecords,
+  toResourceObject,
+  type CollectionDocument,
+  type FlatQuery,
+  type ListFilter,
+  type ListQuery,
+  type Queryable,
+  type ResourceObject,
+  type SingleDocument,
+} from '@taproot/json-api';
+import type { Row } from '@taproot/resources';
+import { incidentRoleSchema } from '../incident-roles/incident-role.schema';
+import { incidentEventSchema } from '../timeline/incident-event.schema';
+import { findIncident, seesPrivate, type IncidentAccess } from './incident-access';
+import { presentIncidents } from './incident-presenter';
+import { ALIAS_FILTERS, INCLUDE_NOT_YET, incidentListSchema, incidentSchema, incidentStorageSchema, NAME_FILTERS } from './incident.schema';
+
+type NameFilter = (typeof NAME_FILTERS)[keyof typeof NAME_FILTERS];
+
+/**
+ * The filters on related records' names and the alias filters, rewritten into conditions on the
+ * stored id lists: names are looked up as ids in the organization (a name matching nothing
+ * matches no incident, or every incident for not_eq/not_in).
+ */
+async function rewriteFilters(db: Queryable, organizationId: string, filters: ListFilter[]): Promise<ListFilter[]> {
+  return Promise.all(
+    filters.map(async (f) => {
+      if (Object.hasOwn(ALIAS_FILTERS, f.attribute)) return { ...f, attribute: ALIAS_FILTERS[f.attribute as keyof typeof ALIAS_FILTERS].target };
+      if (!Object.hasOwn(NAME_FILTERS, f.attribute)) return f;
+      const { target, type, by }: NameFilter = NAME_FILTERS[f.attribute as keyof typeof NAME_FILTERS];
+      const names = f.values.map(String);
+      const ids = type === 'groups' ? await teamIdsNamed(db, organizationId, names, by) : await catalogIdsNamed(db, organizationId, type as CatalogType, names, by);
+      return { ...f, attribute: target, values: ids };
+    }),
+  );
+}
+
+/** `include` of a single read: the same names as the list's, each once; an unknown one is a 400. */
+function parseInclude(query: FlatQuery): string[] {
+  const raw = query.include;
+  if (raw === undefined) return [];
+  const names = [...new Set((Array.isArray(raw) ? raw : [raw]).flatMap((r) => r.split(',')).map((s) => s.trim()).filter(Boolean))];
+  const unknown = names.find((n) => !Object.hasOwn(incidentSchema.relationships ?? {}, n));
+  if (unknown) throw JsonApiError.badParameter('include', `Unknown relationship '${unknown}' in include`);
+  return names;
+}
+
+type Linkage = { type: string; id: string };
+
+/**
+ * The included records of `include` and each incident's linkage to them. Names of records Taproot
+ * does not have yet (INCLUDE_NOT_YET) include nothing.
+ */
+async function included(db: Queryable, organizationId: string, rows: Row[], names: string[]): Promise<{ included: ResourceObject[]; links: Map<string, Record<string, { data: Linkage[] }>> }> {
+  const records: ResourceObject[] = [];
+  const links = new Map<string, Record<string, { data: Linkage[] }>>(rows.map((r) => [String(r.id), {}]));
+  const link = (name: string, idsOf: (row: Row) => string[], found: Map<string, ResourceObject>) => {
+    records.push(...found.values());
+    for (const row of rows) {
+      links.get(String(row.id))![name] = { data: idsOf(row).flatMap((id) => (found.has(id) ? [{ type: found.get(id)!.type, id }] : [])) };
+    }
+  };
+  const all = (idsOf: (row: Row) => string[]) => [...new Set(rows.flatMap(idsOf))];
+  for (const name of names) {
+    if (INCLUDE_NOT_YET.includes(name)) continue;
+    if (name === 'events') {
+      const incidentIds = rows.map((r) => String(r.id));
+      const events = (await db.query('SELECT * FROM incident_events_read WHERE organization_id = $1 AND incident_id = ANY($2::uuid[]) ORDER BY occurred_at, created_at, id', [organizationId, incidentIds])) as Row[];
+      const found = new Map(events.map((e) => [String(e.id), toResourceObject(incidentEventSchema, e)]));
+      link(name, (row) => events.filter((e) => String(e.incident_id) === String(row.id)).map((e) => String(e.id)), found);
+      continue;
+    }
+    if (name === 'roles') {
+      const roleIds = (row: Row) => ((row.role_assignments as { incident_role_id: string }[] | null) ?? []).map((a) => a.incident_role_id);
+      link(name, roleIds, await readRecords(db, incidentRoleSchema, organizationId, all(roleIds)));
+      continue;
+    }
+    const { idAttribute } = (incidentSchema.relationships as Record<string, { idAttribute: string }>)[name];
+    const idsOf = (row: Row) => ((row[idAttribute] as string[] | null) ?? []).map(String);
+    const ids = all(idsOf);
+    const found =
+      name === 'subscribers' ? await userRecords(db, organizationId, ids) : name === 'groups' ? await teamRecords(db, organizationId, ids) : await catalogRecords(db, organizationId, name as CatalogType, ids);
+    link(name, idsOf, found);
+  }
+  const unique = [...new Map(records.map((r) => [`${r.type}:${r.id}`, r])).values()];
+  return { included: unique, links };
+}
+
+/** Presents read-model rows and adds what `include` asks for. */
+async function documentData(db: Queryable, organizationId: string, rows: Row[], include: string[]): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
+  const data = await presentIncidents(db, organizationId, rows);
+  if (include.length === 0) return { data };
+  const extra = await included(db, organizationId, rows, include);
+  return { data: data.map((d) => ({ ...d, relationships: extra.links.get(d.id) })), included: extra.included };
+}
+
+/**
+ * Reads of `/v1/incidents` over `incidents_read`: private incidents only for callers who may read
+ * them, the reference's name and label filters, page numbers and cursors, embedded records and
+ * `include`.
+ */
+export class IncidentReader {
+  constructor(
+    private readonly db: Queryable,
+    private readonly cursorSecret: string,
+  ) {}
+
+  async get(access: IncidentAccess, id: string, query: FlatQuery): Promise<SingleDocument> {
+    const include = parseInclude(query);
+    const { id: found, attributes } = toResourceObject(incidentStorageSchema, await findIncident(this.db, 'incidents_read', access, id));
+    const { data, included } = await documentData(this.db, access.organizationId, [{ id: found, ...attributes }], include);
+    return { data: data[0], ...(included ? { included } : {}) };
+  }
+
+  async list(access: IncidentAccess, query: FlatQuery): Promise<CollectionDocument> {
+    const { db, cursorSecret } = this;
+    const parsed = parseListQuery(incidentListSchema, query, { cursorSecret });
+    const hidden: ListFilter[] = seesPrivate(access) ? [] : [{ attribute: 'private', operator: 'eq', values: [false], parameter: 'private' }];
+    const q: ListQuery = { ...parsed, filters: [...hidden, ...(await rewriteFilters(db, access.organizationId, parsed.filters))] };
+    const document = await listDocument({ db, schema: incidentListSchema, serializeAs: incidentStorageSchema, q, query, organizationId: access.organizationId, cursorSecret });
+    const rows = document.data.map((d) => ({ id: d.id, ...d.attributes }));
+    const { data, included } = await documentData(db, access.organizationId, rows, parsed.include);
+    return { ...document, data, ...(included ? { included } : {}) };
+  }
+}

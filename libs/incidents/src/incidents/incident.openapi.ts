@@ -1,0 +1,65 @@
+import { buildOpenApiDocument, requestDocumentSchema } from '@taproot/json-api';
+import { incidentEventSchema } from '../timeline/incident-event.schema';
+import { incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './incident.schema';
+
+const MEDIA = 'application/vnd.api+json';
+const doc = (schema: string) => ({ content: { [MEDIA]: { schema: { $ref: `#/components/schemas/${schema}` } } } });
+const errors = (description: string) => ({ description, ...doc('errors_list') });
+
+/** Method, request schema (the reference's names) and summary of each operation. */
+const OPERATIONS: Record<IncidentOperationName, { method: 'put' | 'post' | 'delete'; body: string | null; operationId: string; summary: string }> = {
+  mitigate: { method: 'put', body: 'mitigate_incident', operationId: 'mitigateIncident', summary: 'Mitigate an incident' },
+  resolve: { method: 'put', body: 'resolve_incident', operationId: 'resolveIncident', summary: 'Resolve an incident' },
+  cancel: { method: 'put', body: 'cancel_incident', operationId: 'cancelIncident', summary: 'Cancel an incident' },
+  in_triage: { method: 'put', body: 'in_triage_incident', operationId: 'triageIncident', summary: 'Move an incident to triage' },
+  restart: { method: 'put', body: 'restart_incident', operationId: 'restartIncident', summary: 'Restart a resolved or cancelled incident' },
+  duplicate: { method: 'put', body: 'duplicate_incident', operationId: 'markAsDuplicateIncident', summary: 'Mark an incident as a duplicate of another one (and resolve it)' },
+  unmark_as_duplicate: { method: 'put', body: null, operationId: 'unmarkAsDuplicateIncident', summary: 'Unmark an incident as duplicate (422 when it is not marked)' },
+  detach_from_parent: { method: 'put', body: null, operationId: 'detachFromParentIncident', summary: 'Detach a sub-incident from its parent (422 when it has none)' },
+  add_subscribers: { method: 'post', body: 'add_subscribers', operationId: 'addSubscribersToIncident', summary: 'Add subscribers to an incident' },
+  remove_subscribers: { method: 'delete', body: 'remove_subscribers', operationId: 'removeSubscribersToIncident', summary: 'Remove subscribers from an incident' },
+  assign_role_to_user: { method: 'post', body: 'assign_role_to_user', operationId: 'assignUserToIncident', summary: 'Assign an incident role to a user' },
+  unassign_role_from_user: { method: 'delete', body: 'unassign_role_from_user', operationId: 'removeAssignedUserFromIncident', summary: 'Remove an incident role from a user' },
+};
+
+const ID = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { anyOf: [{ type: 'string', format: 'uuid', description: 'Resource UUID' }, { type: 'string', pattern: '^[a-z0-9_-]+$', description: 'Resource slug' }] },
+};
+
+/**
+ * What `/v1/openapi.json` says of incidents and timelines: the CRUD paths and schemas generated
+ * from their declarations, plus the operations (`/v1/incidents/{id}/mitigate`, ...), merged by the
+ * api into its document.
+ */
+function incidentsOpenApi() {
+  const generated = buildOpenApiDocument([incidentSchema, incidentEventSchema], { title: 'incidents', version: '1' });
+  const schemas: Record<string, unknown> = { ...generated.components.schemas };
+  const paths: Record<string, unknown> = { ...generated.paths };
+  for (const [name, op] of Object.entries(OPERATIONS)) {
+    if (op.body) schemas[op.body] = requestDocumentSchema(OPERATION_BODIES[name as IncidentOperationName], 'create');
+    paths[`/v1/incidents/{id}/${name}`] = {
+      parameters: [ID],
+      [op.method]: {
+        operationId: op.operationId,
+        summary: op.summary,
+        tags: ['Incidents'],
+        ...(op.body ? { requestBody: { required: true, ...doc(op.body) } } : {}),
+        responses: {
+          '200': { description: 'the incident after the operation', ...doc('incident_response') },
+          '400': errors('malformed request body'),
+          '401': errors('unauthorized'),
+          '403': errors('the caller may not update incidents'),
+          '404': errors('no such incident (or a private one the caller may not read)'),
+          '415': errors('request body is not application/vnd.api+json'),
+          '422': errors('invalid attributes, or a move the incident lifecycle refuses (docs/incident-lifecycle.md)'),
+        },
+      },
+    };
+  }
+  return { schemas, paths };
+}
+
+export const INCIDENTS_OPENAPI = incidentsOpenApi();

@@ -1,0 +1,51 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { CurrentPrincipal, RequirePermission, type Principal } from '@taproot/identity';
+import { parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { IncidentRoutes } from '../incidents/incident-access';
+import { incidentEventSchema } from './incident-event.schema';
+import { CreateTimelineEventCommand, DeleteTimelineEventCommand, TimelineReader, UpdateTimelineEventCommand } from './timeline';
+
+const single = (data: ResourceObject) => ({ data });
+
+/**
+ * Incident timelines: `/v1/incidents/{incident_id}/events` (list, create a note) and
+ * `/v1/events/{id}`. Reading needs `read` on incidents; writing a timeline changes the incident,
+ * so it needs `update` on incidents.
+ */
+@Controller('v1')
+export class TimelineController extends IncidentRoutes {
+  private readonly reader = new TimelineReader(this.dataSource, this.cursorSecret);
+
+  @Get('incidents/:incident_id/events')
+  @RequirePermission('incidents', 'read')
+  async list(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Query() query: FlatQuery) {
+    return this.reader.list(await this.access(principal), incidentId, query);
+  }
+
+  @Post('incidents/:incident_id/events')
+  @RequirePermission('incidents', 'update')
+  @HttpCode(201)
+  async create(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Body() body: unknown) {
+    const { attributes } = parseResourcePayload(incidentEventSchema, body, 'create');
+    return single(await this.commands.execute(new CreateTimelineEventCommand(await this.access(principal), incidentId, attributes)));
+  }
+
+  @Get('events/:id')
+  @RequirePermission('incidents', 'read')
+  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.reader.get(await this.access(principal), id);
+  }
+
+  @Put('events/:id')
+  @RequirePermission('incidents', 'update')
+  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    const { attributes } = parseResourcePayload(incidentEventSchema, body, 'update');
+    return single(await this.commands.execute(new UpdateTimelineEventCommand(await this.access(principal), id, attributes)));
+  }
+
+  @Delete('events/:id')
+  @RequirePermission('incidents', 'update')
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return single(await this.commands.execute(new DeleteTimelineEventCommand(await this.access(principal), id)));
+  }
+}

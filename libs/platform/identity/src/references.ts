@@ -1,0 +1,34 @@
+import { existingIds, readIdsMatching, readRecords, type Queryable, type ResourceObject } from '@taproot/json-api';
+import { teamSchema } from './teams/team.schema';
+import { userSchema } from './users/user.schema';
+
+/**
+ * What contexts may ask of identity about the users and teams their records refer to (an
+ * incident's subscribers, its teams), without reading identity's tables themselves. User ids are
+ * integers, given and answered as text.
+ */
+
+/** Which of `ids` are users of the organization. */
+export function existingUserIds(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Set<string>> {
+  return existingIds(db, 'users', organizationId, ids, 'integer');
+}
+
+/** The users with these ids, serialized as `/v1/users` answers them, by id. */
+export function userRecords(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Map<string, ResourceObject>> {
+  return readRecords(db, userSchema, organizationId, ids, 'integer');
+}
+
+/** Which of `ids` are teams (`groups`) of the organization (write table: a command sees its own transaction). */
+export function existingTeamIds(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Set<string>> {
+  return existingIds(db, 'groups', organizationId, ids);
+}
+
+/** The teams with these ids, serialized as `/v1/teams` answers them, by id. */
+export function teamRecords(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Map<string, ResourceObject>> {
+  return readRecords(db, teamSchema, organizationId, ids);
+}
+
+/** Ids of the teams whose name or slug is one of `values` (list filters by team name). */
+export function teamIdsNamed(db: Queryable, organizationId: string, values: readonly string[], by: readonly ('name' | 'slug')[] = ['name', 'slug']): Promise<string[]> {
+  return readIdsMatching(db, teamSchema, organizationId, by, values);
+}

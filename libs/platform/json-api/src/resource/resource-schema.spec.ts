@@ -1,0 +1,43 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { collectionPath, defineResource, type AttributeDef, type ParentDef, type ResourceSchema } from './resource-schema';
+
+const PARENT: ParentDef = { path: '/v1/incidents', param: 'incident_id', attribute: 'incident_id', table: 'incidents' };
+
+const items = (parent: ParentDef | undefined, incidentId: AttributeDef = { type: 'string', writable: false }, extra: Partial<ResourceSchema> = {}) =>
+  defineResource({
+    type: 'action_items',
+    singular: 'action_item',
+    path: '/v1/action_items',
+    readTable: 'action_items_read',
+    defaultSort: 'created_at',
+    operations: ['list', 'create', 'get', 'update', 'delete'],
+    ...(parent ? { parent } : {}),
+    ...extra,
+    attributes: { incident_id: incidentId, summary: { type: 'string', required: true }, external_id: { type: 'string' }, managed_by: { type: 'string' } },
+  });
+
+describe('defineResource with a parent', () => {
+  test('accepts a declared parent attribute that updates cannot change', () => {
+    assert.deepEqual(items(PARENT).parent, PARENT);
+    assert.deepEqual(items(PARENT, { type: 'string', writable: 'create' }).parent, PARENT);
+  });
+
+  test('refuses an undeclared parent attribute, one an update could change, and bulk operations', () => {
+    assert.throws(() => items({ ...PARENT, attribute: 'incident' }), /the parent attribute incident must be declared/);
+    assert.throws(() => items(PARENT, { type: 'string' }), /must not be writable on update/);
+    assert.throws(() => items(PARENT, { type: 'string', writable: true }), /must not be writable on update/);
+    assert.throws(() => items(PARENT, undefined, { bulk: true }), /bulk operations are not served under a parent/);
+  });
+});
+
+describe('collectionPath', () => {
+  test('is the resource path without a parent', () => {
+    assert.equal(collectionPath(items(undefined)), '/v1/action_items');
+  });
+
+  test('is under the parent record, named by the path parameter, ending like the resource path or in its own segment', () => {
+    assert.equal(collectionPath(items(PARENT)), '/v1/incidents/{incident_id}/action_items');
+    assert.equal(collectionPath(items({ ...PARENT, segment: 'tasks' })), '/v1/incidents/{incident_id}/tasks');
+  });
+});

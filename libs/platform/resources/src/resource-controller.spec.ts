@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import type { ResourceSchema } from '@taproot/json-api';
+import { ROLE_PARENT, roleTasks } from './nested-resource.fixture';
+import { resourceController } from './resource-controller';
+
+/** The fixture's resource declared at its path, without a parent unless `extra` gives one. */
+const schema = (extra: Partial<ResourceSchema> = {}) => roleTasks({ parent: undefined, ...extra });
+
+/** `METHOD path` of every route handler the controller declares, sorted. */
+function routes(resource: ResourceSchema): string[] {
+  const controller = resourceController({ schema: resource, context: 'tests', table: 'incident_role_tasks' });
+  const prototypes = [controller.prototype, Object.getPrototypeOf(controller.prototype)];
+  return prototypes
+    .flatMap((proto) => Object.getOwnPropertyNames(proto).map((name) => proto[name]))
+    .filter((handler) => typeof handler === 'function' && Reflect.hasMetadata(METHOD_METADATA, handler))
+    .flatMap((handler) => {
+      const paths: string | string[] = Reflect.getMetadata(PATH_METADATA, handler);
+      return [paths].flat().map((path) => `${RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler)]} ${path}`);
+    })
+    .sort();
+}
+
+describe('resourceController routes', () => {
+  test('a resource without parent: its collection and records at its path, bulk operations when declared', () => {
+    const plain = ['DELETE v1/incident_role_tasks/:id', 'GET v1/incident_role_tasks', 'GET v1/incident_role_tasks/:id', 'POST v1/incident_role_tasks', 'PUT v1/incident_role_tasks/:id'];
+    assert.deepEqual(routes(schema()), plain);
+    assert.deepEqual(routes(schema({ bulk: true })), [...plain, 'POST v1/incident_role_tasks/bulk_delete', 'POST v1/incident_role_tasks/bulk_upsert'].sort());
+  });
+
+  test('under a parent: the collection under the parent record, the records at their own path', () => {
+    assert.deepEqual(routes(schema({ parent: ROLE_PARENT })), [
+      'DELETE v1/incident_role_tasks/:id',
+      'GET v1/incident_role_tasks/:id',
+      'GET v1/incident_roles/:incident_role_id/incident_role_tasks',
+      'POST v1/incident_roles/:incident_role_id/incident_role_tasks',
+      'PUT v1/incident_role_tasks/:id',
+    ]);
+  });
+
+  test('the list across parents is served at the resource path when declared', () => {
+    assert.ok(routes(schema({ parent: { ...ROLE_PARENT, flatList: true } })).includes('GET v1/incident_role_tasks'));
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JsonApiError } from '@taproot/json-api';
+import type { DataSource } from 'typeorm';
+import { ORG, ROLE, ROLE_PARENT, roleTasks } from './nested-resource.fixture';
+import { ResourceReader } from './resource-reader';
+
+const tasks = roleTasks({ parent: { ...ROLE_PARENT, flatList: true } });
+
+/** A read model without rows beside one role of ORG; records the queries it is asked. */
+function database() {
+  const queries: { sql: string; params: unknown[] }[] = [];
+  const db = {
+    async query(sql: string, params: unknown[] = []) {
+      queries.push({ sql, params });
+      if (sql.includes('"incident_roles"')) return params[0] === ROLE && params[1] === ORG ? [{ id: ROLE }] : [];
+      return sql.includes('count(*)') ? [{ count: 0 }] : [];
+    },
+  };
+  return { queries, reader: new ResourceReader(db as unknown as DataSource, 'secret') };
+}
+
+describe('ResourceReader.list of a nested collection', () => {
+  test('lists the parent\'s records only, with links under the parent', async () => {
+    const { queries, reader } = database();
+    const doc = await reader.list(tasks, ORG, { 'page[size]': '5' }, ROLE);
+    const [lookup, ...list] = queries;
+    assert.match(lookup.sql, /^SELECT id FROM "incident_roles"/);
+    for (const { sql, params } of list) {
+      assert.match(sql, /WHERE "organization_id" = \$1 AND "incident_role_id" = \$2/);
+      assert.deepEqual(params.slice(0, 2), [ORG, ROLE]);
+    }
+    assert.equal(doc.links.self, `/v1/incident_roles/${ROLE}/incident_role_tasks?page%5Bnumber%5D=1&page%5Bsize%5D=5`);
+  });
+
+  test('a parent missing from the organization is a 404 before any list query', async () => {
+    const { queries, reader } = database();
+    await assert.rejects(reader.list(tasks, '00000000-0000-4000-8000-000000000000', {}, ROLE), (e) => e instanceof JsonApiError && e.status === 404);
+    assert.equal(queries.length, 1);
+  });
+
+  test('without a parent it is the list across parents', async () => {
+    const { queries, reader } = database();
+    const doc = await reader.list(tasks, ORG, {});
+    assert.ok(queries.every(({ sql }) => !sql.includes('"incident_roles"') && !sql.includes('"incident_role_id" =')), 'no parent lookup or condition');
+    assert.match(doc.links.self, /^\/v1\/incident_role_tasks\?/);
+  });
+});
