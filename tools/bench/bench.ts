@@ -8,12 +8,16 @@
  *   3. creates      POST /v1/services vs the same transaction (row + outbox row) on the same pool;
  *                   the POST load also runs once against an organization that starts empty
  *   4. health       GET /healthz of the api vs a bare Fastify hello-world in the same process
+ *   5. limiter      RateLimiter.hit vs SELECT 1 on the same pool
+ *   6. incidents    1,000,000 incidents: a status+severity list, page 1 vs a deep cursor page;
+ *                   POST /v1/incidents vs counter + row + outbox on the same pool (incidents.ts)
  *
  * Progress goes to stderr; the results (tables, diagnostics, the summary and its JSON) to stdout.
  *
  * Environment (all optional):
  *   BENCH_DATABASE_URL   use this database instead of a throwaway embedded PostgreSQL
  *   BENCH_SERVICES       services to seed (default 100000)
+ *   BENCH_INCIDENTS      incidents to seed (default 1000000)
  *   BENCH_SECONDS        seconds per measured load (default 10)
  *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
  *   BENCH_CONNECTIONS    concurrent connections / loop workers (default 10)
@@ -26,7 +30,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ALL_MIGRATIONS, startApi } from '@taproot/api';
 import { serviceSchema } from '@taproot/catalog';
@@ -37,157 +40,38 @@ import { appendToOutbox, domainEvent } from '@taproot/messaging';
 import { freePort, startEmbeddedPostgres } from '@taproot/persistence';
 import { openRuntime, type RunningApp, type Runtime } from '@taproot/runtime';
 import type { DataSource } from 'typeorm';
+import {
+  CONNECTIONS,
+  closedLoop,
+  DEEP_PAGE,
+  explain,
+  getJson,
+  intEnv,
+  load,
+  MEDIA_TYPE,
+  out,
+  PAGE_SIZE,
+  progress,
+  qs,
+  RAW_TOPIC,
+  round,
+  SECONDS,
+  table,
+  WARMUP_SECONDS,
+  type LoadResult,
+  type LoadSpec,
+  type LoopResult,
+  type SummaryRow,
+} from './harness';
+import { benchIncidents, INCIDENTS } from './incidents';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-function intEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return n;
-}
-
 const SERVICES = intEnv('BENCH_SERVICES', 100_000, 25_000);
-const SECONDS = intEnv('BENCH_SECONDS', 10, 1);
-const WARMUP_SECONDS = intEnv('BENCH_WARMUP_SECONDS', 2, 0);
-const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 10, 1);
 const HEALTH_ROUNDS = intEnv('BENCH_HEALTH_ROUNDS', 3, 1);
-const PAGE_SIZE = 20;
-const DEEP_PAGE = 1000;
 /** Rows of one seeding INSERT ... SELECT generate_series (progress between chunks). */
 const SEED_CHUNK = 10_000;
-/** Topic of the raw loop's outbox rows: the relay moves them, no projection consumes them. */
-const RAW_TOPIC = 'bench.raw';
-const MEDIA_TYPE = 'application/vnd.api+json';
-
-const started = performance.now();
-function progress(message: string): void {
-  process.stderr.write(`[bench +${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${message}\n`);
-}
-function out(line = ''): void {
-  process.stdout.write(`${line}\n`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Load generation
-
-interface LoadResult {
-  label: string;
-  method: string;
-  path: string;
-  connections: number;
-  seconds: number;
-  requests: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  /** 2xx responses per second over the measured window. */
-  okPerSec: number;
-  latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
-}
-
-interface LoadSpec {
-  label: string;
-  url: string;
-  path: string;
-  method?: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body?: string;
-  /** Replace every `[<id>]` in the body with a unique id per request. */
-  idReplacement?: boolean;
-}
-
-/**
- * One autocannon run. The load generator runs in a worker thread (`workers: 1`) so it does not
- * share the event loop of the server it measures (both live in this process).
- */
-async function cannon(spec: LoadSpec, seconds: number): Promise<autocannon.Result> {
-  return autocannon({
-    url: `${spec.url}${spec.path}`,
-    method: spec.method ?? 'GET',
-    headers: spec.headers,
-    body: spec.body,
-    idReplacement: spec.idReplacement ?? false,
-    connections: CONNECTIONS,
-    pipelining: 1,
-    duration: seconds,
-    timeout: 10,
-    workers: 1,
-  } as autocannon.Options);
-}
-
-async function load(spec: LoadSpec): Promise<LoadResult> {
-  if (WARMUP_SECONDS > 0) {
-    progress(`${spec.label}: warm-up ${WARMUP_SECONDS}s`);
-    await cannon(spec, WARMUP_SECONDS);
-  }
-  progress(`${spec.label}: ${spec.method ?? 'GET'} ${spec.path.length > 90 ? `${spec.path.slice(0, 87)}...` : spec.path}, ${CONNECTIONS} connections, ${SECONDS}s`);
-  const r = await cannon(spec, SECONDS);
-  const ok = r['2xx'];
-  const result: LoadResult = {
-    label: spec.label,
-    method: spec.method ?? 'GET',
-    path: spec.path,
-    connections: CONNECTIONS,
-    seconds: r.duration,
-    requests: r.requests.total,
-    ok,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    okPerSec: round(ok / r.duration, 1),
-    latencyMs: {
-      p50: r.latency.p50,
-      p90: r.latency.p90,
-      p99: r.latency.p99,
-      mean: round(r.latency.average, 2),
-      max: r.latency.max,
-    },
-  };
-  progress(
-    `${spec.label}: ${result.okPerSec} ok/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms` +
-      (result.non2xx || result.errors ? ` (non-2xx ${result.non2xx}, errors ${result.errors})` : ''),
-  );
-  if (ok === 0) throw new Error(`${spec.label}: no 2xx response at all (non-2xx ${r.non2xx}, errors ${r.errors})`);
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-function round(n: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-function qs(params: Record<string, string | number>): string {
-  return Object.entries(params)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join('&');
-}
-
-// Response documents are checked field by field below.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function getJson(url: string, token: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-function table(headers: string[], rows: (string | number)[][]): string[] {
-  const cells = [headers, ...rows.map((r) => r.map(String))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [line(cells[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)];
-}
 
 // ---------------------------------------------------------------------------------------------
 // 1. Seeding
@@ -342,45 +226,6 @@ async function benchLists(runtime: Runtime, url: string, organizationId: string,
 // ---------------------------------------------------------------------------------------------
 // 3. Creates
 
-interface LoopResult {
-  workers: number;
-  seconds: number;
-  ops: number;
-  opsPerSec: number;
-  latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
-}
-
-/** `op` from CONNECTIONS concurrent loops for `seconds`: throughput and per-call latency. */
-async function closedLoop(seconds: number, op: (n: number, worker: number) => Promise<unknown>): Promise<LoopResult> {
-  const latencies: number[] = [];
-  let seq = 0;
-  const t0 = performance.now();
-  const deadline = t0 + seconds * 1000;
-  const worker = async (_: unknown, index: number) => {
-    while (performance.now() < deadline) {
-      const t = performance.now();
-      await op(++seq, index);
-      latencies.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const elapsed = (performance.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    workers: CONNECTIONS,
-    seconds: round(elapsed, 2),
-    ops: latencies.length,
-    opsPerSec: round(latencies.length / elapsed, 1),
-    latencyMs: {
-      p50: round(percentile(latencies, 50), 2),
-      p90: round(percentile(latencies, 90), 2),
-      p99: round(percentile(latencies, 99), 2),
-      mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 2),
-      max: round(latencies[latencies.length - 1] ?? 0, 2),
-    },
-  };
-}
-
 /**
  * What a create does at the data level, without HTTP, Nest, validation, slugs or projections:
  * one transaction with the services row (RETURNING *, as the writer does) and its outbox row,
@@ -412,11 +257,6 @@ interface CreateBench {
   raw: LoopResult;
   /** Single-create SQL of the write path that scan the organization's services. */
   plans: { label: string; plan: string[] }[];
-}
-
-async function explain(ds: DataSource, sql: string, params: unknown[]): Promise<string[]> {
-  const rows: { 'QUERY PLAN': string }[] = await ds.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
-  return rows.map((r) => r['QUERY PLAN']);
 }
 
 async function benchCreates(
@@ -541,16 +381,6 @@ async function benchLimiter(runtime: Runtime): Promise<LimiterBench> {
 // ---------------------------------------------------------------------------------------------
 // Summary
 
-interface SummaryRow {
-  measure: string;
-  a: string;
-  b: string;
-  ratio: number | null;
-  ratioText: string;
-  target: string;
-  verdict: 'PASS' | 'MISS' | 'info';
-}
-
 function machine(pgVersion: string) {
   let model = cpus()[0]?.model ?? 'unknown';
   try {
@@ -647,13 +477,16 @@ async function main(): Promise<void> {
     const newOrg = (name: string) => ds.transaction((m) => createOrganization(m, { name: `${name} ${new Date().toISOString()}`, ownerEmail: 'bench@example.test' }));
     const org = await newOrg('Bench');
     const emptyOrg = await newOrg('Bench (empty)');
+    const incidentsOrg = await newOrg('Bench incidents');
     if (process.env.BENCH_DATABASE_URL) {
       // A shared database keeps nothing of the run (services_read has no foreign key to cascade).
       cleanups.splice(cleanups.findIndex((c) => c.name === 'runtime') + 1, 0, {
         name: 'bench organizations',
         fn: async () => {
-          const ids = [org.organizationId, emptyOrg.organizationId];
-          await ds.query('DELETE FROM services_read WHERE organization_id = ANY($1::uuid[])', [ids]);
+          const ids = [org.organizationId, emptyOrg.organizationId, incidentsOrg.organizationId];
+          for (const readModel of ['services_read', 'severities_read', 'incidents_read', 'incident_events_read']) {
+            await ds.query(`DELETE FROM ${readModel} WHERE organization_id = ANY($1::uuid[])`, [ids]);
+          }
           await ds.query('DELETE FROM outbox WHERE organization_id = ANY($1::uuid[])', [ids]);
           await ds.query('DELETE FROM organizations WHERE id = ANY($1::uuid[])', [ids]);
         },
@@ -666,6 +499,7 @@ async function main(): Promise<void> {
     const creates = await benchCreates(runtime, api.url, org.organizationId, org.token, emptyOrg);
     const health = await benchHealth(api.url, helloUrl);
     const limiter = await benchLimiter(runtime);
+    const incidents = await benchIncidents(ds, api.url, incidentsOrg.organizationId, incidentsOrg.token);
 
     // Report -----------------------------------------------------------------------------------
     const info = machine(pgVersion);
@@ -719,6 +553,20 @@ async function main(): Promise<void> {
       loopRow('RateLimiter.hit, a bucket per caller', limiter.bucketPerWorker),
     ])) {
       out(l);
+    }
+
+    out();
+    out(`## 6. Incidents (${incidents.seeding.rows.toLocaleString('en-US')} in one organization, seeded in ${incidents.seeding.seconds}s)`);
+    out(`filtered list: filter[status]=resolved&filter[severity_id]=<one of 4>, ${incidents.filteredRows.toLocaleString('en-US')} matching rows, newest first`);
+    for (const l of table(loadHeaders, [incidents.page1, incidents.cursorDeep, incidents.page1Single, incidents.cursorDeepSingle, incidents.http].map(loadRow))) out(l);
+    out(
+      `raw loop: ${incidents.raw.ops} rows in ${incidents.raw.seconds}s = ${incidents.raw.opsPerSec} rows/s, ` +
+        `p50 ${incidents.raw.latencyMs.p50} ms, p99 ${incidents.raw.latencyMs.p99} ms (counter + row + outbox, ${incidents.raw.workers} concurrent transactions)`,
+    );
+    for (const p of incidents.plans) {
+      out();
+      out(`EXPLAIN ANALYZE, ${p.label} (equivalent SQL):`);
+      for (const line of p.plan) out(`  ${line}`);
     }
 
     const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : null);
@@ -806,6 +654,41 @@ async function main(): Promise<void> {
       });
     }
 
+    const incidentCursor = ratio(incidents.cursorDeep.latencyMs.p50, incidents.page1.latencyMs.p50);
+    rows.push({
+      measure: `incidents filtered list p50: cursor page ${incidents.deepPage} / page 1`,
+      a: `${incidents.cursorDeep.latencyMs.p50} ms`,
+      b: `${incidents.page1.latencyMs.p50} ms`,
+      ratio: incidentCursor,
+      ratioText: String(incidentCursor),
+      target: '<= 1.3',
+      verdict: incidentCursor !== null && incidentCursor <= 1.3 ? 'PASS' : 'MISS',
+    });
+    // The 50 ms target is a page's latency (one connection); under 10 connections on 2 cores the
+    // p99 is mostly queueing behind the other nine and is reported beside it.
+    for (const r of [incidents.page1Single, incidents.cursorDeepSingle, incidents.page1, incidents.cursorDeep]) {
+      const single = r.connections === 1;
+      rows.push({
+        measure: `${r.label}: p99`,
+        a: `${r.latencyMs.p99} ms`,
+        b: '',
+        ratio: null,
+        ratioText: '',
+        target: single ? '< 50 ms' : '(reported)',
+        verdict: single ? (r.latencyMs.p99 < 50 ? 'PASS' : 'MISS') : 'info',
+      });
+    }
+    const incidentCreates = ratio(incidents.http.okPerSec, incidents.raw.opsPerSec);
+    rows.push({
+      measure: 'incident creates: HTTP POST / raw counter+INSERT+outbox',
+      a: `${incidents.http.okPerSec} rows/s`,
+      b: `${incidents.raw.opsPerSec} rows/s`,
+      ratio: incidentCreates,
+      ratioText: String(incidentCreates),
+      target: '>= 0.5',
+      verdict: incidentCreates !== null && incidentCreates >= 0.5 ? 'PASS' : 'MISS',
+    });
+
     out();
     out('## Summary');
     for (const l of table(
@@ -818,15 +701,17 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: info,
       source: src,
-      settings: { services: SERVICES, pageSize: PAGE_SIZE, deepPage: DEEP_PAGE, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
+      settings: { services: SERVICES, incidents: INCIDENTS, pageSize: PAGE_SIZE, deepPage: DEEP_PAGE, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
       seeding,
       lists: { page1: lists.page1, cursorDeep: lists.cursorDeep, offsetDeep: lists.offsetDeep, sql: lists.sql.map(({ plan: _plan, ...s }) => s) },
       creates: { http: creates.http, httpEmptyOrg: creates.httpEmptyOrg, raw: creates.raw },
       health,
       limiter,
+      incidents: { ...incidents, plans: undefined },
       summary: rows.map(({ ratioText: _r, ...r }) => r),
     };
-    const failedLoads = [lists.page1, lists.cursorDeep, lists.offsetDeep, creates.http, creates.httpEmptyOrg, ...health.rounds.flatMap((r) => [r.api, r.hello])].filter(
+    const loads = [lists.page1, lists.cursorDeep, lists.offsetDeep, creates.http, creates.httpEmptyOrg, incidents.page1, incidents.cursorDeep, incidents.page1Single, incidents.cursorDeepSingle, incidents.http];
+    const failedLoads = [...loads, ...health.rounds.flatMap((r) => [r.api, r.hello])].filter(
       (r) => r.non2xx + r.errors + r.timeouts > 0,
     );
     for (const r of failedLoads) {

@@ -1,0 +1,208 @@
+/**
+ * What every section of `npm run bench` shares: settings from the environment, progress and
+ * report output, the HTTP load generator (autocannon), the closed-loop driver for in-process
+ * calls, and the summary row. See docs/benchmarks.md.
+ */
+import type { DataSource } from 'typeorm';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+
+export function intEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+export const SECONDS = intEnv('BENCH_SECONDS', 10, 1);
+export const WARMUP_SECONDS = intEnv('BENCH_WARMUP_SECONDS', 2, 0);
+export const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 10, 1);
+export const PAGE_SIZE = 20;
+export const DEEP_PAGE = 1000;
+/** Topic of the raw loop's outbox rows: the relay moves them, no projection consumes them. */
+export const RAW_TOPIC = 'bench.raw';
+export const MEDIA_TYPE = 'application/vnd.api+json';
+
+const started = performance.now();
+export function progress(message: string): void {
+  process.stderr.write(`[bench +${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${message}\n`);
+}
+export function out(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load generation
+
+export interface LoadResult {
+  label: string;
+  method: string;
+  path: string;
+  connections: number;
+  seconds: number;
+  requests: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** 2xx responses per second over the measured window. */
+  okPerSec: number;
+  latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
+}
+
+export interface LoadSpec {
+  label: string;
+  url: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Replace every `[<id>]` in the body with a unique id per request. */
+  idReplacement?: boolean;
+  /** Concurrent connections; CONNECTIONS unless a measure needs latency without queueing. */
+  connections?: number;
+}
+
+/**
+ * One autocannon run. The load generator runs in a worker thread (`workers: 1`) so it does not
+ * share the event loop of the server it measures (both live in this process).
+ */
+async function cannon(spec: LoadSpec, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `${spec.url}${spec.path}`,
+    method: spec.method ?? 'GET',
+    headers: spec.headers,
+    body: spec.body,
+    idReplacement: spec.idReplacement ?? false,
+    connections: spec.connections ?? CONNECTIONS,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
+    workers: 1,
+  } as autocannon.Options);
+}
+
+export async function load(spec: LoadSpec): Promise<LoadResult> {
+  if (WARMUP_SECONDS > 0) {
+    progress(`${spec.label}: warm-up ${WARMUP_SECONDS}s`);
+    await cannon(spec, WARMUP_SECONDS);
+  }
+  progress(`${spec.label}: ${spec.method ?? 'GET'} ${spec.path.length > 90 ? `${spec.path.slice(0, 87)}...` : spec.path}, ${spec.connections ?? CONNECTIONS} connections, ${SECONDS}s`);
+  const r = await cannon(spec, SECONDS);
+  const ok = r['2xx'];
+  const result: LoadResult = {
+    label: spec.label,
+    method: spec.method ?? 'GET',
+    path: spec.path,
+    connections: spec.connections ?? CONNECTIONS,
+    seconds: r.duration,
+    requests: r.requests.total,
+    ok,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    okPerSec: round(ok / r.duration, 1),
+    latencyMs: {
+      p50: r.latency.p50,
+      p90: r.latency.p90,
+      p99: r.latency.p99,
+      mean: round(r.latency.average, 2),
+      max: r.latency.max,
+    },
+  };
+  progress(
+    `${spec.label}: ${result.okPerSec} ok/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms` +
+      (result.non2xx || result.errors ? ` (non-2xx ${result.non2xx}, errors ${result.errors})` : ''),
+  );
+  if (ok === 0) throw new Error(`${spec.label}: no 2xx response at all (non-2xx ${r.non2xx}, errors ${r.errors})`);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+export function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export function qs(params: Record<string, string | number>): string {
+  return Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
+}
+
+// Response documents are checked field by field below.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function getJson(url: string, token: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+export function table(headers: string[], rows: (string | number)[][]): string[] {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(cells[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)];
+}
+
+export interface LoopResult {
+  workers: number;
+  seconds: number;
+  ops: number;
+  opsPerSec: number;
+  latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
+}
+
+/** `op` from CONNECTIONS concurrent loops for `seconds`: throughput and per-call latency. */
+export async function closedLoop(seconds: number, op: (n: number, worker: number) => Promise<unknown>): Promise<LoopResult> {
+  const latencies: number[] = [];
+  let seq = 0;
+  const t0 = performance.now();
+  const deadline = t0 + seconds * 1000;
+  const worker = async (_: unknown, index: number) => {
+    while (performance.now() < deadline) {
+      const t = performance.now();
+      await op(++seq, index);
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    workers: CONNECTIONS,
+    seconds: round(elapsed, 2),
+    ops: latencies.length,
+    opsPerSec: round(latencies.length / elapsed, 1),
+    latencyMs: {
+      p50: round(percentile(latencies, 50), 2),
+      p90: round(percentile(latencies, 90), 2),
+      p99: round(percentile(latencies, 99), 2),
+      mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 2),
+      max: round(latencies[latencies.length - 1] ?? 0, 2),
+    },
+  };
+}
+
+export async function explain(ds: DataSource, sql: string, params: unknown[]): Promise<string[]> {
+  const rows: { 'QUERY PLAN': string }[] = await ds.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
+  return rows.map((r) => r['QUERY PLAN']);
+}
+
+export interface SummaryRow {
+  measure: string;
+  a: string;
+  b: string;
+  ratio: number | null;
+  ratioText: string;
+  target: string;
+  verdict: 'PASS' | 'MISS' | 'info';
+}
