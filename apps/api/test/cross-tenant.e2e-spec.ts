@@ -46,6 +46,16 @@ const FALLBACK_ATTRIBUTES: Record<string, Record<string, unknown>> = {
   api_keys: { kind: 'organization' },
 };
 
+/**
+ * Attributes that must name a record of the requesting organization, and the collection to make
+ * one in: a request names its own organization's, so its answer is about the path's ids alone.
+ */
+const REFERENCED: Record<string, string> = {
+  service_id: '/v1/services',
+  functionality_id: '/v1/functionalities',
+  sub_status_id: '/v1/sub_statuses',
+};
+
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 const ID_PARAM = /\/:([A-Za-z_]*id)\b/;
 const ID_PARAMS = new RegExp(ID_PARAM.source, 'g');
@@ -55,8 +65,15 @@ const ENDS_IN_ID = new RegExp(`${ID_PARAM.source}$`);
 interface MadeRecord {
   id: string;
   marker: string;
+  /**
+   * Whether its documents show the marker; a record with no free-form text (a link between
+   * records) is known by its id and its first read instead.
+   */
+  shown: boolean;
   /** Where its organization reads it. */
   read: string;
+  /** The attributes its organization first read. */
+  attributes: string;
 }
 
 describe('cross-tenant walk: another organization\'s id answers 404 on every route', () => {
@@ -77,7 +94,8 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
   const operation = (path: string, method: string): Json => doc.paths[openApiPath(path)]?.[method.toLowerCase()];
   const creates = (path: string, method: string) => method === 'POST' && operation(path, method)?.responses?.['201'] !== undefined;
 
-  const bodyFor = (path: string, method: string, marker: string): unknown => {
+  /** A minimal valid body of `org`'s for the operation, carrying `marker` where an attribute can. */
+  const bodyFor = async (org: TestOrganization, path: string, method: string, marker: string): Promise<unknown> => {
     const schema = operation(path, method)?.requestBody?.content?.['application/vnd.api+json']?.schema;
     if (!schema) return undefined;
     const body = minimal(schema, doc, marker);
@@ -85,6 +103,9 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     body.data ??= {};
     body.data.type ??= path.split('/')[2];
     body.data.attributes = { ...(body.data.attributes ?? {}), ...(creates(path, method) ? FALLBACK_ATTRIBUTES[body.data.type] : {}) };
+    for (const name of Object.keys(body.data.attributes)) {
+      if (Object.hasOwn(REFERENCED, name)) body.data.attributes[name] = (await recordIn(org, REFERENCED[name])).id;
+    }
     if (!JSON.stringify(body).includes(marker)) {
       // No required string carries the marker (every attribute optional): the first free-form one does.
       const data = resolved(resolved(schema, doc)?.properties?.data, doc);
@@ -133,12 +154,13 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     return filled;
   };
 
-  /** Creates through `creator` (its parents are `org`'s own records); the new record's id. */
-  const createThrough = async (org: TestOrganization, creator: string, marker: string): Promise<string> => {
+  /** Creates through `creator` (its parents are `org`'s own records); the new record's id, and whether its body carried `marker`. */
+  const createThrough = async (org: TestOrganization, creator: string, marker: string): Promise<{ id: string; carried: boolean }> => {
     const target = await fill(org, creator);
-    const created = await api.request('POST', target, { token: org.token, body: bodyFor(creator, 'POST', marker) });
+    const body = await bodyFor(org, creator, 'POST', marker);
+    const created = await api.request('POST', target, { token: org.token, body });
     assert.equal(created.status, 201, `POST ${target}: ${JSON.stringify(created.body)}`);
-    return created.body.data.id;
+    return { id: created.body.data.id, carried: JSON.stringify(body).includes(marker) };
   };
 
   /** A record of `org` in `collection` (a route path up to an id parameter), made once and read back. */
@@ -147,19 +169,20 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     const known = records.get(key);
     if (known) return known.record;
     const marker = `xtenant-${randomUUID().slice(0, 8)}`;
-    let id: string;
+    let made: { id: string; carried: boolean };
     const seed = SEEDERS[collection];
-    if (seed) id = await seed(org.organizationId, marker);
+    if (seed) made = { id: await seed(org.organizationId, marker), carried: true };
     else {
       const item = routes.find((r) => r.methods.includes('GET') && ENDS_IN_ID.test(r.path) && r.path.slice(0, r.path.search(ENDS_IN_ID)) === collection);
       const creator = creatorOf(collection, item && answer(item.path, 'GET', '200')?.record);
       assert.ok(creator, `no route creates into ${collection}: add a seeder`);
-      id = await createThrough(org, creator, marker);
+      made = await createThrough(org, creator, marker);
     }
-    const record = { id, marker, read: `${await fill(org, collection)}/${id}` };
-    const own = await api.request('GET', record.read, { token: org.token });
-    assert.equal(own.status, 200, `the organization reads its own ${record.read}`);
-    assert.ok(JSON.stringify(own.body).includes(marker), `the marker is in ${record.read} (so its absence below means something): ${JSON.stringify(own.body)}`);
+    const read = `${await fill(org, collection)}/${made.id}`;
+    const own = await api.request('GET', read, { token: org.token });
+    assert.equal(own.status, 200, `the organization reads its own ${read}`);
+    if (made.carried) assert.ok(JSON.stringify(own.body).includes(marker), `the marker is in ${read} (so its absence below means something): ${JSON.stringify(own.body)}`);
+    const record = { id: made.id, marker, shown: made.carried, read, attributes: JSON.stringify(own.body.data.attributes) };
     records.set(key, { org, record });
     return record;
   }
@@ -180,7 +203,7 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
         const missing = await fill(b, route.path, (i) => (i === index ? randomUUID() : undefined));
         for (const method of route.methods) {
           const label = `${method} ${route.path} with org B's token and org A's ${m[1]}`;
-          const body = bodyFor(route.path, method, `b-${marker}`);
+          const body = await bodyFor(b, route.path, method, `b-${marker}`);
           const res = await api.request(method, concrete, { token: b.token, body });
           assert.ok(res.status === 404 || res.status === 403, `${label}: expected 404, got ${res.status} ${JSON.stringify(res.body)}`);
           assertRevealsNothing(res, id, marker, label);
@@ -202,7 +225,8 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
       if (org !== a) continue;
       const after = await api.request('GET', record.read, { token: a.token });
       assert.equal(after.status, 200, `${record.read} still exists for org A`);
-      assert.ok(JSON.stringify(after.body).includes(record.marker), `${record.read} is unchanged`);
+      if (record.shown) assert.ok(JSON.stringify(after.body).includes(record.marker), `${record.read} is unchanged`);
+      else assert.equal(JSON.stringify(after.body.data.attributes), record.attributes, `${record.read} is unchanged`);
     }
     for (const path of readableByA) {
       const after = await api.request('GET', path, { token: a.token });
@@ -231,7 +255,7 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     assert.ok(lists.some((l) => ID_PARAM.test(l.path)), 'nested lists are walked too');
     for (const { path, creator } of lists) {
       const marker = `xlist-${randomUUID().slice(0, 8)}`;
-      const id = await createThrough(a, creator, marker);
+      const { id } = await createThrough(a, creator, marker);
       const list = await api.request('GET', await fill(b, path), { token: b.token });
       assert.equal(list.status, 200, path);
       const text = JSON.stringify(list.body);

@@ -1,9 +1,13 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
+import { actionItemDefinition } from './action-items/action-item.schema';
+import { incidentEventFunctionalityDefinition, incidentEventServiceDefinition } from './event-links/event-link.schema';
 import { incidentRoleDefinition } from './incident-roles/incident-role.schema';
+import { incidentSubStatusDefinition } from './incident-sub-statuses/incident-sub-status.schema';
 import { incidentRoleTaskDefinition } from './incident-role-tasks/incident-role-task.schema';
 import { INCIDENT_COMMAND_HANDLERS } from './incidents/incident-commands';
+import { ImportIncidentsHandler } from './incidents/incident-import';
 import { incidentDefinition } from './incidents/incident.schema';
 import { IncidentsController } from './incidents/incidents.controller';
 import { subStatusDefinition } from './sub-statuses/sub-status.schema';
@@ -11,12 +15,20 @@ import { incidentEventDefinition } from './timeline/incident-event.schema';
 import { TIMELINE_COMMAND_HANDLERS } from './timeline/timeline';
 import { TimelineController } from './timeline/timeline.controller';
 
-export const INCIDENTS_RESOURCES = [subStatusDefinition, incidentRoleDefinition, incidentRoleTaskDefinition];
+export const INCIDENTS_RESOURCES = [
+  subStatusDefinition,
+  incidentRoleDefinition,
+  incidentRoleTaskDefinition,
+  actionItemDefinition,
+  incidentSubStatusDefinition,
+  incidentEventServiceDefinition,
+  incidentEventFunctionalityDefinition,
+];
 
-/** The incidents context: the incident lifecycle and what responders fill in (sub-statuses, roles). */
+/** The incidents context: the incident lifecycle and what responders fill in (sub-statuses, roles, action items). */
 @Module({
   controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, TimelineController],
-  providers: [...INCIDENT_COMMAND_HANDLERS, ...TIMELINE_COMMAND_HANDLERS],
+  providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS],
 })
 export class IncidentsModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}

@@ -30,11 +30,17 @@ export function incidentAccess(principal: Principal, permissions: PermissionSet)
 /** Private incidents exist only for callers who may read private incidents (docs/incidents.md). */
 export const seesPrivate = (access: IncidentAccess): boolean => can(access.permissions, 'private_incidents', 'read');
 
-/** Making an incident private (on create or update) needs that action on private incidents: 403. */
-export function assertMayMakePrivate(access: IncidentAccess, action: 'create' | 'update'): void {
-  if (can(access.permissions, 'private_incidents', action)) return;
+/** Making an incident private (on create or update) needs that action on private incidents: the 403, or null when the caller has it. */
+export function privateRefusal(access: IncidentAccess, action: 'create' | 'update'): JsonApiError | null {
+  if (can(access.permissions, 'private_incidents', action)) return null;
   const error = forbidden({ family: 'private_incidents', action }, access.principal, access.permissions);
-  throw JsonApiError.of(403, 'Forbidden', `Making an incident private needs ${action} on private_incidents. ${error.errors[0]?.detail ?? ''}`.trim(), 'PERMISSION_DENIED');
+  return JsonApiError.of(403, 'Forbidden', `Making an incident private needs ${action} on private_incidents. ${error.errors[0]?.detail ?? ''}`.trim(), 'PERMISSION_DENIED');
+}
+
+/** Throws that 403 unless the caller may make an incident private. */
+export function assertMayMakePrivate(access: IncidentAccess, action: 'create' | 'update'): void {
+  const refusal = privateRefusal(access, action);
+  if (refusal) throw refusal;
 }
 
 /**

@@ -3,6 +3,7 @@ import { existingUserIds } from '@taproot/identity';
 import { JsonApiError, toResourceObject, type ResourceObject } from '@taproot/json-api';
 import { domainEvent } from '@taproot/messaging';
 import { ResourceWriteHandler, ResourceWriter, type Keep, type Row, type WriteContext, type WriteResult } from '@taproot/resources';
+import { deleteIncidentChildren } from '../incident-children/delete-children';
 import { incidentEventDefinition } from '../timeline/incident-event.schema';
 import { assertMayMakePrivate, findIncident, IncidentsCommand, type IncidentAccess } from './incident-access';
 import {
@@ -81,52 +82,63 @@ async function announce(ctx: WriteContext, result: WriteResult, extra: readonly 
   return incident;
 }
 
-/** Next sequential id of the organization: the counter row stays locked until the create commits, so ids have no gaps or duplicates. */
-async function nextSequentialId(ctx: WriteContext): Promise<number> {
+/**
+ * The organization's sequential ids: `step` 1 takes the next one; 0 only locks the counter (an
+ * import, before it looks for what an earlier one created). The counter row stays locked until
+ * the transaction commits, so ids have no gaps or duplicates.
+ */
+export async function takeSequentialId(ctx: WriteContext, step: 0 | 1): Promise<number> {
   const [row] = (await ctx.manager.query(
-    `INSERT INTO incident_counters (organization_id, last_sequential_id) VALUES ($1, 1)
-     ON CONFLICT (organization_id) DO UPDATE SET last_sequential_id = incident_counters.last_sequential_id + 1
+    `INSERT INTO incident_counters (organization_id, last_sequential_id) VALUES ($1, $2)
+     ON CONFLICT (organization_id) DO UPDATE SET last_sequential_id = incident_counters.last_sequential_id + $2
      RETURNING last_sequential_id`,
-    [ctx.organizationId],
+    [ctx.organizationId, step],
   )) as { last_sequential_id: number }[];
   return row.last_sequential_id;
+}
+
+/**
+ * THE create of an incident, for `POST /v1/incidents` and each item of an import: relationship
+ * ids, the private permission, the creator, parent and original, kind and status, the next
+ * sequential id, then the row and its `incident.created`. A `backfill`'s times are history as
+ * sent: none is stamped with the time of the create, and no `*_by` is recorded.
+ */
+export async function createIncident(writer: ResourceWriter, ctx: WriteContext, access: IncidentAccess, input: Row, keep: Keep, backfill = false): Promise<ResourceObject> {
+  const attributes = await checkReferences(ctx, input);
+  const isPrivate = attributes.private === true;
+  if (isPrivate) assertMayMakePrivate(access, 'create');
+  const userId = attributes.user_id == null ? access.userId : String(attributes.user_id);
+  if (userId !== null && !(await existingUserIds(ctx.manager, ctx.organizationId, [userId])).has(userId)) {
+    throw JsonApiError.invalidAttributes([{ attribute: 'user_id', detail: `user_id: ${userId} is not a user of this organization`, code: 'UNKNOWN_USER' }]);
+  }
+  const parent = attributes.parent_incident_id == null ? null : await findRelated(ctx, access, 'parent_incident_id', String(attributes.parent_incident_id), null);
+  const original = attributes.duplicate_incident_id == null ? null : await findRelated(ctx, access, 'duplicate_incident_id', String(attributes.duplicate_incident_id), null);
+  const kind = kindFor((attributes.kind as IncidentKind | null) ?? 'normal', parent !== null);
+  const status = (attributes.status as IncidentStatus | null) ?? (lifecycleOf(kind) === lifecycleOf('scheduled') ? 'scheduled' : 'started');
+  assertStatusOfKind(kind, status, 'status');
+  const sequentialId = await takeSequentialId(ctx, 1);
+  const by = await actingUser(ctx, access.userId);
+  const result = await writer.create(ctx, {
+    ...attributes,
+    ...(backfill ? {} : initialStamps(kind, status, attributes, ctx.now, by)),
+    title: attributes.title ?? `Incident #${sequentialId}`,
+    sequential_id: sequentialId,
+    kind,
+    status,
+    private: isPrivate,
+    source: 'api',
+    user_id: userId,
+    user: userId === access.userId ? by : await actingUser(ctx, userId),
+    parent_incident_id: parent ? String(parent.id) : null,
+    duplicate_incident_id: original ? String(original.id) : null,
+  });
+  return announce(ctx, result, [], keep);
 }
 
 @CommandHandler(CreateIncidentCommand)
 export class CreateIncidentHandler extends ResourceWriteHandler {
   execute(c: CreateIncidentCommand): Promise<ResourceObject> {
-    return this.write(c, async (writer, ctx, keep) => {
-      const { access } = c;
-      const attributes = await checkReferences(ctx, c.attributes);
-      const isPrivate = attributes.private === true;
-      if (isPrivate) assertMayMakePrivate(access, 'create');
-      const userId = attributes.user_id == null ? access.userId : String(attributes.user_id);
-      if (userId !== null && !(await existingUserIds(ctx.manager, ctx.organizationId, [userId])).has(userId)) {
-        throw JsonApiError.invalidAttributes([{ attribute: 'user_id', detail: `user_id: ${userId} is not a user of this organization`, code: 'UNKNOWN_USER' }]);
-      }
-      const parent = attributes.parent_incident_id == null ? null : await findRelated(ctx, access, 'parent_incident_id', String(attributes.parent_incident_id), null);
-      const original = attributes.duplicate_incident_id == null ? null : await findRelated(ctx, access, 'duplicate_incident_id', String(attributes.duplicate_incident_id), null);
-      const kind = kindFor((attributes.kind as IncidentKind | null) ?? 'normal', parent !== null);
-      const status = (attributes.status as IncidentStatus | null) ?? (lifecycleOf(kind) === lifecycleOf('scheduled') ? 'scheduled' : 'started');
-      assertStatusOfKind(kind, status, 'status');
-      const sequentialId = await nextSequentialId(ctx);
-      const by = await actingUser(ctx, access.userId);
-      const result = await writer.create(ctx, {
-        ...attributes,
-        ...initialStamps(kind, status, attributes, ctx.now, by),
-        title: attributes.title ?? `Incident #${sequentialId}`,
-        sequential_id: sequentialId,
-        kind,
-        status,
-        private: isPrivate,
-        source: 'api',
-        user_id: userId,
-        user: userId === access.userId ? by : await actingUser(ctx, userId),
-        parent_incident_id: parent ? String(parent.id) : null,
-        duplicate_incident_id: original ? String(original.id) : null,
-      });
-      return announce(ctx, result, [], keep);
-    });
+    return this.write(c, (writer, ctx, keep) => createIncident(writer, ctx, c.access, c.attributes, keep));
   }
 }
 
@@ -190,9 +202,9 @@ export class ChangeIncidentHandler extends ResourceWriteHandler {
 @CommandHandler(DeleteIncidentCommand)
 export class DeleteIncidentHandler extends ResourceWriteHandler {
   /**
-   * Deletes the incident and its timeline (each event announced), and lets go of the incidents
-   * that refer to it: its sub-incidents are detached and its duplicates unmarked, each with its
-   * own update, timeline line and events.
+   * Deletes the incident, the records under it and its timeline (each announced), and lets go of
+   * the incidents that refer to it: its sub-incidents are detached and its duplicates unmarked,
+   * each with its own update, timeline line and events.
    */
   execute(c: DeleteIncidentCommand): Promise<ResourceObject> {
     return this.write(c, async (writer, ctx, keep) => {
@@ -209,6 +221,8 @@ export class DeleteIncidentHandler extends ResourceWriteHandler {
         await announce(ctx, await writer.update(ctx, plan.id, plan.changes), plan.events, keep);
         await writeTrail(ctx, plan, keep);
       }
+      // Action items, sub-status assignments and the timeline's links: their keys refuse the deletes below.
+      await deleteIncidentChildren(ctx, String(current.id), keep);
       const events = (await ctx.manager.query('SELECT id FROM incident_events WHERE incident_id = $1 ORDER BY occurred_at, created_at', [current.id])) as { id: string }[];
       for (const { id } of events) keep(await timelineWriter.delete(ctx, id));
       return announce(ctx, await writer.delete(ctx, String(current.id)), [], keep);

@@ -1,6 +1,6 @@
-import { buildOpenApiDocument, requestDocumentSchema } from '@taproot/json-api';
+import { BULK_LIMIT, bulkCreateRequestSchema, buildOpenApiDocument, requestDocumentSchema } from '@taproot/json-api';
 import { incidentEventSchema } from '../timeline/incident-event.schema';
-import { incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './incident.schema';
+import { incidentImportSchema, incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './incident.schema';
 
 const MEDIA = 'application/vnd.api+json';
 const doc = (schema: string) => ({ content: { [MEDIA]: { schema: { $ref: `#/components/schemas/${schema}` } } } });
@@ -29,10 +29,53 @@ const ID = {
   schema: { anyOf: [{ type: 'string', format: 'uuid', description: 'Resource UUID' }, { type: 'string', pattern: '^[a-z0-9_-]+$', description: 'Resource slug' }] },
 };
 
+/** `POST /v1/incidents/import` (docs/incidents.md, Bulk import), with its request and response documents. */
+function importOpenApi(incident: unknown) {
+  const schemas = {
+    import_incidents: bulkCreateRequestSchema(
+      incidentImportSchema,
+      `Historical incidents to import as backfilled, at most ${BULK_LIMIT}; external_ids unique within the batch. One transaction: all are imported or none.`,
+    ),
+    import_incidents_response: {
+      type: 'object',
+      properties: {
+        data: { type: 'array', items: incident, description: "Each item's incident, in item order" },
+        meta: {
+          type: 'object',
+          properties: {
+            import_id: { type: 'string', format: 'uuid', description: 'The import, as its events name it (metadata.import_id)' },
+            imported: { type: 'integer', description: 'How many incidents the import created' },
+            already_imported: { type: 'array', items: { type: 'integer' }, description: 'Indexes of the items whose external_id an earlier import created: answered, not imported again' },
+          },
+          required: ['import_id', 'imported', 'already_imported'],
+        },
+      },
+      required: ['data', 'meta'],
+    },
+  };
+  const path = {
+    post: {
+      operationId: 'importIncidents',
+      summary: 'Import historical incidents (kind backfilled), all or none',
+      tags: ['Incidents'],
+      requestBody: { required: true, ...doc('import_incidents') },
+      responses: {
+        '200': { description: 'the incidents imported (or imported before)', ...doc('import_incidents_response') },
+        '400': errors('malformed request body'),
+        '401': errors('unauthorized'),
+        '403': errors('the caller may not create incidents, or private ones (each private item named)'),
+        '415': errors('request body is not application/vnd.api+json'),
+        '422': errors(`more than ${BULK_LIMIT} items, or invalid items: every error points below /entities/<index>, nothing is imported`),
+      },
+    },
+  };
+  return { schemas, path };
+}
+
 /**
  * What `/v1/openapi.json` says of incidents and timelines: the CRUD paths and schemas generated
- * from their declarations, plus the operations (`/v1/incidents/{id}/mitigate`, ...), merged by the
- * api into its document.
+ * from their declarations, plus the operations (`/v1/incidents/{id}/mitigate`, ...) and the
+ * import, merged by the api into its document.
  */
 function incidentsOpenApi() {
   const generated = buildOpenApiDocument([incidentSchema, incidentEventSchema], { title: 'incidents', version: '1' });
@@ -59,7 +102,8 @@ function incidentsOpenApi() {
       },
     };
   }
-  return { schemas, paths };
+  const imports = importOpenApi((schemas.incident_response as { properties: { data: unknown } }).properties.data);
+  return { schemas: { ...schemas, ...imports.schemas }, paths: { ...paths, '/v1/incidents/import': imports.path } };
 }
 
 export const INCIDENTS_OPENAPI = incidentsOpenApi();

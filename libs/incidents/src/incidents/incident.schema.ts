@@ -1,6 +1,6 @@
 import { defineResource, type AttributeDef, type FilterOperator } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
-import { INCIDENT_KINDS, INCIDENT_STATUSES } from './incident.state';
+import { INCIDENT_KINDS, INCIDENT_LIFECYCLE, INCIDENT_STATUSES } from './incident.state';
 
 const text = (description: string, more: Partial<AttributeDef> = {}): AttributeDef => ({ type: 'string', nullable: true, description, ...more });
 const time = (description: string, more: Partial<AttributeDef> = {}): AttributeDef => ({ type: 'date-time', nullable: true, filter: true, description, ...more });
@@ -73,6 +73,7 @@ const STORED: Record<string, AttributeDef> = {
   jira_issue_url: text('Jira issue URL'),
   google_drive_parent_id: text('Google Drive parent folder ID'),
   google_drive_url: text('Google Drive URL'),
+  external_id: text('Key of the incident in the tool it was imported from (POST /v1/incidents/import); unique in the organization', { writable: false, filter: ['eq', 'in'] }),
   subscriber_ids: { type: 'array', items: { type: 'string' }, writable: false, description: 'IDs of the users subscribed to the incident (add_subscribers, remove_subscribers)' },
   role_assignments: {
     type: 'array',
@@ -175,6 +176,29 @@ export const incidentListSchema = defineResource({
     label_object: { type: 'object', writable: false, column: 'labels' },
   },
   relationships: incidentSchema.relationships,
+});
+
+/**
+ * An item of `POST /v1/incidents/import` (docs/incidents.md, Bulk import): what a create takes,
+ * plus the key of the incident in the tool it comes from. The kind is `backfilled`; the status
+ * one of the incident lifecycle, `resolved` unless said (a backfill records what is over); and
+ * `started_at` is required: every duration of a historical incident counts from it.
+ */
+export const incidentImportSchema = defineResource({
+  ...RESOURCE,
+  attributes: {
+    ...STORED,
+    kind: { type: 'string', enum: ['backfilled'], default: 'backfilled', description: 'The kind of an imported incident: backfilled' },
+    status: { type: 'string', enum: Object.keys(INCIDENT_LIFECYCLE.stamps), default: 'resolved', description: 'The status of the incident; its own time (resolved_at for resolved, ...) is required' },
+    started_at: { ...STORED.started_at, nullable: false, required: true, description: 'Date of start (required)' },
+    external_id: {
+      type: 'string',
+      nullable: true,
+      minLength: 1,
+      maxLength: 255,
+      description: 'Key of the incident in the tool it comes from, unique in the organization: an item whose key was imported before answers that incident and imports nothing',
+    },
+  },
 });
 
 export const incidentDefinition: ResourceDefinition = {

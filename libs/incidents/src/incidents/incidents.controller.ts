@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { CurrentPrincipal, RequirePermission, type Principal } from '@taproot/identity';
-import { parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { parseBulkCreate, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { IncidentRoutes } from './incident-access';
 import { ChangeIncidentCommand, CreateIncidentCommand, DeleteIncidentCommand, type IncidentChange } from './incident-commands';
+import { ImportIncidentsCommand, type IncidentImportDocument } from './incident-import';
 import { IncidentReader } from './incident-reader';
 import { incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './incident.schema';
 
@@ -42,6 +43,15 @@ export class IncidentsController extends IncidentRoutes {
   async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(incidentSchema, body, 'create');
     return single(await this.commands.execute(new CreateIncidentCommand(await this.access(principal), attributes)));
+  }
+
+  /** Historical incidents, all or none; a private item also needs create on private_incidents (docs/incidents.md). */
+  @Post('import')
+  @RequirePermission('incidents', 'create')
+  @HttpCode(200)
+  async import(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<IncidentImportDocument> {
+    const entities = parseBulkCreate(body);
+    return this.commands.execute(new ImportIncidentsCommand(await this.access(principal), entities));
   }
 
   @Put(':id')

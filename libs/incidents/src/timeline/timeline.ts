@@ -44,7 +44,7 @@ export class DeleteTimelineEventCommand extends TimelineCommand {
  * One timeline event of the caller's organization, from the write or the read tables. An event of
  * a private incident the caller may not see answers 404 like a missing one.
  */
-async function findEvent(db: Queryable, tables: 'write' | 'read', access: IncidentAccess, id: string, forUpdate = false): Promise<Row> {
+export async function findEvent(db: Queryable, tables: 'write' | 'read', access: IncidentAccess, id: string, forUpdate = false): Promise<Row> {
   const [events, incidents] = tables === 'write' ? ['incident_events', 'incidents'] : ['incident_events_read', 'incidents_read'];
   const rows = isUuid(id)
     ? ((await db.query(

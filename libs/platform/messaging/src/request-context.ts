@@ -7,6 +7,11 @@ export interface RequestMetadata {
   user_agent: string | null;
   /** SHA-256 fingerprint of the login session an OAuth token belongs to; null for API keys. */
   session_id: string | null;
+  /**
+   * The bulk import that caused the change (`POST /v1/incidents/import`): outgoing webhooks
+   * announce the import once instead of each of its events (docs/events.md).
+   */
+  import_id?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestMetadata>();

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
-import type { CollectionDocument, SingleDocument } from '@taproot/json-api';
+import type { CollectionDocument, ListFilter, SingleDocument } from '@taproot/json-api';
 import { topicOf, UnitOfWork, type DomainEvent, type EventActor } from '@taproot/messaging';
 import { DataSource } from 'typeorm';
 import type { ResourceDefinition, Row, WriteContext } from './resource-definition';
@@ -20,6 +20,8 @@ export class CreateResourceCommand {
     readonly attributes: Row,
     /** The path's parent record, for a resource declared under one. */
     readonly parentId?: string,
+    /** The acting user (integer id as text), null for a key without a user: `WriteContext.userId`. */
+    readonly userId?: string | null,
   ) {}
 }
 
@@ -49,6 +51,8 @@ export class ListResourcesQuery {
     readonly query: FlatQuery,
     /** The path's parent record of a nested collection; omitted, the whole collection. */
     readonly parentId?: string,
+    /** Conditions of the route on top of the client's filters (`ParentAccess.listScope`). */
+    readonly scope: ListFilter[] = [],
   ) {}
 }
 
@@ -72,6 +76,7 @@ export interface ResourceWriteCommand {
   readonly definition: ResourceDefinition;
   readonly organizationId: string;
   readonly actor: EventActor;
+  readonly userId?: string | null;
 }
 
 /** Queues a write's events for the outbox of the unit of work and answers its snapshot. */
@@ -89,10 +94,10 @@ export abstract class ResourceWriteHandler {
   ) {}
 
   protected write<T>(command: ResourceWriteCommand, work: (writer: ResourceWriter, ctx: WriteContext, keep: Keep) => Promise<T>): Promise<T> {
-    const { definition, organizationId, actor } = command;
+    const { definition, organizationId, actor, userId } = command;
     return this.unitOfWork.run(async (manager, emitter) => {
       const events: DomainEvent[] = [];
-      const ctx = { organizationId, actor, manager, now: this.clock.now() };
+      const ctx: WriteContext = { organizationId, actor, userId, manager, now: this.clock.now() };
       const value = await work(writerOf(definition), ctx, (result) => {
         events.push(...result.events);
         return result.snapshot;
@@ -135,7 +140,7 @@ abstract class ResourceQueryHandler {
 @QueryHandler(ListResourcesQuery)
 export class ListResourcesHandler extends ResourceQueryHandler {
   execute(q: ListResourcesQuery): Promise<CollectionDocument> {
-    return this.reader.list(q.definition.schema, q.organizationId, q.query, q.parentId);
+    return this.reader.list(q.definition.schema, q.organizationId, q.query, q.parentId, q.scope);
   }
 }
 

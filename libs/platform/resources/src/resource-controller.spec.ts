@@ -3,9 +3,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { REQUIRED_PERMISSION } from '@taproot/identity';
 import type { ResourceSchema } from '@taproot/json-api';
 import { ROLE_PARENT, roleTasks } from './nested-resource.fixture';
 import { resourceController } from './resource-controller';
+import type { ResourceDefinition } from './resource-definition';
 
 /** The fixture's resource declared at its path, without a parent unless `extra` gives one. */
 const schema = (extra: Partial<ResourceSchema> = {}) => roleTasks({ parent: undefined, ...extra });
@@ -43,5 +45,28 @@ describe('resourceController routes', () => {
 
   test('the list across parents is served at the resource path when declared', () => {
     assert.ok(routes(schema({ parent: { ...ROLE_PARENT, flatList: true } })).includes('GET v1/incident_role_tasks'));
+  });
+});
+
+describe('resourceController permissions and parent access', () => {
+  const parentAccess = { find: async (_db: unknown, _caller: unknown, raw: string) => raw };
+
+  test('each route checks its own action on the family, or the declared one for every write', () => {
+    const required = (permission?: ResourceDefinition['permission']) => {
+      const controller = resourceController({ schema: schema(), context: 'tests', table: 'incident_role_tasks', permission });
+      const proto = controller.prototype as Record<string, object>;
+      return ['list', 'get', 'create', 'update', 'remove'].map((name) => Reflect.getMetadata(REQUIRED_PERMISSION, proto[name])?.action);
+    };
+    assert.deepEqual(required({ family: 'incident_roles' }), ['read', 'read', 'create', 'update', 'delete']);
+    assert.deepEqual(required({ family: 'incidents', writes: 'update' }), ['read', 'read', 'update', 'update', 'update']);
+  });
+
+  test('parent access needs a parent, and conditions for the list across parents', () => {
+    const definition = (extra: Partial<ResourceSchema>, access: ResourceDefinition['parentAccess']) => () =>
+      resourceController({ schema: schema(extra), context: 'tests', table: 'incident_role_tasks', parentAccess: access });
+    assert.throws(definition({}, parentAccess), /parentAccess needs a parent/);
+    assert.throws(definition({ parent: { ...ROLE_PARENT, flatList: true } }, parentAccess), /needs parentAccess.listScope/);
+    assert.doesNotThrow(definition({ parent: ROLE_PARENT }, parentAccess));
+    assert.doesNotThrow(definition({ parent: { ...ROLE_PARENT, flatList: true } }, { ...parentAccess, listScope: () => [] }));
   });
 });

@@ -15,7 +15,7 @@ import {
 import { collectionPath, JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { BulkDeleteResourcesCommand, BulkUpsertResourcesCommand, type BulkUpsertResult } from './resource-bulk';
-import type { ResourceDefinition } from './resource-definition';
+import type { Caller, ResourceDefinition } from './resource-definition';
 import {
   CreateResourceCommand,
   DeleteResourceCommand,
@@ -54,6 +54,11 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   // Each route checks its action on the resource's permission family (docs/permissions.md).
   const family = definition.permission?.family ?? (isPermissionFamily(schema.type) ? schema.type : null);
   const requires = (action: CrudAction): MethodDecorator => (family ? RequirePermission(family, action) : () => undefined);
+  const requiresWrite = (action: CrudAction): MethodDecorator => requires(definition.permission?.writes ?? action);
+  const access = definition.parentAccess;
+  if (access && !schema.parent) throw new Error(`${schema.type}: parentAccess needs a parent`);
+  // Without conditions, the list across parents would show what the parent's routes hide.
+  if (access && schema.parent?.flatList && !access.listScope) throw new Error(`${schema.type}: the list across parents needs parentAccess.listScope`);
   const teamOwned: MethodDecorator = definition.teamOwnership
     ? OwnedByTeam({ table: definition.table, teamsColumn: definition.teamOwnership.column })
     : () => undefined;
@@ -62,31 +67,60 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   const records = nestRoute(schema.path);
   // The list across parents is the same list without a parent.
   const lists = schema.parent?.flatList ? [collection, records] : collection;
-  const parentOf = (params: Record<string, string>) => (schema.parent ? params[schema.parent.param] : undefined);
 
   @Controller()
   class JsonApiResourceController {
+    protected readonly permissions: PermissionResolver;
+
     constructor(
       readonly commands: CommandBus,
       readonly queries: QueryBus,
-    ) {}
+      readonly dataSource: DataSource,
+    ) {
+      this.permissions = new PermissionResolver(dataSource);
+    }
+
+    private async caller(principal: Principal): Promise<Caller> {
+      return { principal, permissions: await this.permissions.resolve(principal) };
+    }
+
+    /** The path's parent (for a resource under one), as the caller may see it: its id; a 404 otherwise. */
+    private async parentOf(principal: Principal, params: Record<string, string>): Promise<string | undefined> {
+      const raw = schema.parent ? params[schema.parent.param] : undefined;
+      return raw !== undefined && access ? access.find(this.dataSource, await this.caller(principal), raw) : raw;
+    }
+
+    /** A record as the caller may see it: one whose parent is hidden from them is missing (404). */
+    private async visible(principal: Principal, id: string): Promise<SingleDocument> {
+      const found: SingleDocument = await this.queries.execute(new GetResourceQuery(definition, principal.organizationId, id));
+      if (!access) return found;
+      try {
+        await access.find(this.dataSource, await this.caller(principal), String(found.data.attributes[schema.parent!.attribute]));
+      } catch (error) {
+        if (error instanceof JsonApiError && error.status === 404) throw JsonApiError.notFound(schema.type, id);
+        throw error;
+      }
+      return found;
+    }
 
     @Get(lists)
     @requires('read')
-    list(@CurrentPrincipal() principal: Principal, @Param() params: Record<string, string>, @Query() query: FlatQuery) {
+    async list(@CurrentPrincipal() principal: Principal, @Param() params: Record<string, string>, @Query() query: FlatQuery) {
       serves('list');
-      return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, query, parentOf(params)));
+      const parentId = await this.parentOf(principal, params);
+      const scope = parentId === undefined && access?.listScope ? access.listScope(await this.caller(principal)) : [];
+      return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, query, parentId, scope));
     }
 
     @Get(`${records}/:id`)
     @requires('read')
     get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
       serves('get');
-      return this.queries.execute(new GetResourceQuery(definition, principal.organizationId, id));
+      return this.visible(principal, id);
     }
 
     @Post(collection)
-    @requires('create')
+    @requiresWrite('create')
     @teamOwned
     @HttpCode(201)
     async create(
@@ -97,15 +131,17 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     ) {
       serves('create');
       const { attributes, warnings } = parseResourcePayload(schema, body, 'create');
+      const parentId = await this.parentOf(principal, params);
+      const userId = principal.userId === null ? null : String(principal.userId);
       const snapshot: Snapshot = await this.commands.execute(
-        new CreateResourceCommand(definition, principal.organizationId, actorOf(principal), attributes, parentOf(params)),
+        new CreateResourceCommand(definition, principal.organizationId, actorOf(principal), attributes, parentId, userId),
       );
       warn(reply, warnings);
       return document(snapshot);
     }
 
     @Put(`${records}/:id`)
-    @requires('update')
+    @requiresWrite('update')
     @teamOwned
     async update(
       @CurrentPrincipal() principal: Principal,
@@ -115,6 +151,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     ) {
       serves('update');
       const { attributes, warnings } = parseResourcePayload(schema, body, 'update');
+      if (access) await this.visible(principal, id);
       const snapshot: Snapshot = await this.commands.execute(
         new UpdateResourceCommand(definition, principal.organizationId, actorOf(principal), id, attributes),
       );
@@ -123,10 +160,11 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     }
 
     @Delete(`${records}/:id`)
-    @requires('delete')
+    @requiresWrite('delete')
     @teamOwned
     async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
       serves('delete');
+      if (access) await this.visible(principal, id);
       const snapshot: Snapshot = await this.commands.execute(
         new DeleteResourceCommand(definition, principal.organizationId, actorOf(principal), id),
       );
@@ -136,15 +174,8 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
   @Controller()
   class JsonApiBulkResourceController extends JsonApiResourceController {
-    private readonly permissions: PermissionResolver;
-
-    constructor(commands: CommandBus, queries: QueryBus, dataSource: DataSource) {
-      super(commands, queries);
-      this.permissions = new PermissionResolver(dataSource);
-    }
-
     @Post(`${records}/bulk_upsert`)
-    @requires('create')
+    @requiresWrite('create')
     @HttpCode(200)
     async bulkUpsert(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
       serves('create');
@@ -163,7 +194,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     }
 
     @Post(`${records}/bulk_delete`)
-    @requires('delete')
+    @requiresWrite('delete')
     @HttpCode(200)
     bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
       serves('delete');

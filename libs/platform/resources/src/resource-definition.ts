@@ -1,5 +1,5 @@
-import type { PermissionFamily } from '@taproot/identity';
-import type { ResourceSchema } from '@taproot/json-api';
+import type { CrudAction, PermissionFamily, PermissionSet, Principal } from '@taproot/identity';
+import type { ListFilter, Queryable, ResourceSchema } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 
@@ -7,6 +7,11 @@ import type { EntityManager } from 'typeorm';
 export interface WriteContext {
   organizationId: string;
   actor: EventActor;
+  /**
+   * The acting user (integer id as text) of a create through the generic path, for rules that
+   * record who created or assigned; null for a key without a user, absent where a command does not say.
+   */
+  userId?: string | null;
   manager: EntityManager;
   now: Date;
 }
@@ -28,12 +33,25 @@ export interface ResourceDefinition {
    * The permission family its routes check (list/get read, create, update, delete). Omitted:
    * the family named like the resource type, when there is one (`services`, `severities`).
    */
-  permission?: { family: PermissionFamily };
+  permission?: {
+    family: PermissionFamily;
+    /**
+     * The action every write route checks instead of its own: writing these records changes
+     * another one (an incident's action items: `update` on incidents, as its timeline).
+     */
+    writes?: CrudAction;
+  };
   /**
    * The array attribute (and write-table column) naming the teams that own a record: a team API
    * key may create, update and delete the records its team owns (docs/permissions.md).
    */
   teamOwnership?: { column: string };
+  /**
+   * Parents that some callers of the organization may not see (private incidents), decided by
+   * the parent's context: such a parent answers 404 on its nested routes, its records answer 404
+   * on theirs (read, changed or deleted) and are left out of the list across parents.
+   */
+  parentAccess?: ParentAccess;
   /** Rules run inside the command's transaction; throw a JsonApiError to refuse. */
   rules?: {
     /** May complete or normalise the attributes (e.g. derive slug, assign position). */
@@ -41,6 +59,25 @@ export interface ResourceDefinition {
     beforeUpdate?(current: Row, changes: Row, ctx: WriteContext): Promise<Row> | Row;
     beforeDelete?(current: Row, ctx: WriteContext): Promise<void> | void;
   };
+}
+
+/** A caller as a visibility rule sees it: who, and what their roles (and scopes) grant. */
+export interface Caller {
+  principal: Principal;
+  permissions: PermissionSet;
+}
+
+export interface ParentAccess {
+  /**
+   * The parent a route names (its id, or what else its own routes accept, such as a slug), as
+   * this caller may see it: its id; a 404 otherwise. A record is visible when its parent is.
+   */
+  find(db: Queryable, caller: Caller, raw: string): Promise<string>;
+  /**
+   * Conditions on `schema.parent.attributes` that leave the records of the parents this caller
+   * may not see out of the list across parents; needed when the resource serves that list.
+   */
+  listScope?(caller: Caller): ListFilter[];
 }
 
 /** Wire names of a resource's lifecycle events, e.g. `service.created` (version 1). */

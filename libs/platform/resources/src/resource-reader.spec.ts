@@ -39,6 +39,17 @@ describe('ResourceReader.list of a nested collection', () => {
     assert.equal(queries.length, 1);
   });
 
+  test('the route\'s conditions apply beside the parent\'s, in both lists', async () => {
+    const hidden = { attribute: 'managed_by', operator: 'not_eq' as const, values: ['terraform'], parameter: 'scope' };
+    for (const parent of [ROLE, undefined]) {
+      const { queries, reader } = database();
+      await reader.list(tasks, ORG, {}, parent, [hidden]);
+      const counted = queries.find(({ sql }) => sql.includes('count(*)'))!;
+      assert.match(counted.sql, /\("managed_by" IS NULL OR "managed_by" <> \$\d\)$/);
+      assert.ok(counted.params.includes('terraform'));
+    }
+  });
+
   test('without a parent it is the list across parents', async () => {
     const { queries, reader } = database();
     const doc = await reader.list(tasks, ORG, {});

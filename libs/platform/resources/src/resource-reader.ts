@@ -4,6 +4,7 @@ import {
   parseListQuery,
   toResourceObject,
   type CollectionDocument,
+  type ListFilter,
   type ResourceSchema,
   type SingleDocument,
   isUuid,
@@ -27,13 +28,15 @@ export class ResourceReader {
   /**
    * `parentId`: the path's parent of a nested collection, which must exist in the organization;
    * omitted, the whole collection (a resource without parent, or the list across parents).
+   * `scope`: the route's conditions beside the client's filters.
    */
-  async list(schema: ResourceSchema, organizationId: string, query: FlatQuery, parentId?: string): Promise<CollectionDocument> {
+  async list(schema: ResourceSchema, organizationId: string, query: FlatQuery, parentId?: string, scope: ListFilter[] = []): Promise<CollectionDocument> {
     const { cursorSecret } = this;
-    if (!schema.parent || parentId === undefined) return listDocument({ db: this.dataSource, schema, query, organizationId, cursorSecret });
-    const scope = [parentScope(schema.parent, await findParent(this.dataSource, schema.parent, organizationId, parentId))];
-    const q = parseListQuery(schema, query, { cursorSecret, scope });
-    return listDocument({ db: this.dataSource, schema, q, query, organizationId, cursorSecret, basePath: nestedCollectionPath(schema, parentId) });
+    const nested = schema.parent && parentId !== undefined;
+    const conditions = nested ? [parentScope(schema.parent!, await findParent(this.dataSource, schema.parent!, organizationId, parentId)), ...scope] : scope;
+    const q = parseListQuery(schema, query, { cursorSecret, scope: conditions });
+    const basePath = nested ? nestedCollectionPath(schema, parentId) : undefined;
+    return listDocument({ db: this.dataSource, schema, q, query, organizationId, cursorSecret, basePath });
   }
 
   async get(schema: ResourceSchema, organizationId: string, id: string): Promise<SingleDocument> {

@@ -7,6 +7,7 @@ import {
   bulkDeleteCondition,
   bulkDeleteDocument,
   eachBulkItem,
+  parseBulkCreate,
   parseBulkDelete,
   parseBulkItem,
   parseBulkUpsert,
@@ -76,6 +77,26 @@ describe('parseBulkUpsert', () => {
     assert.deepEqual(pointers(repeated), ['/entities/2/external_id']);
     assert.equal(repeated.errors[0].code, 'DUPLICATE');
     assert.match(repeated.errors[0].detail ?? '', /entities\[0\]/);
+  });
+});
+
+describe('parseBulkCreate', () => {
+  test('takes entities without a key; a key sent is non-empty and unique within the batch', async () => {
+    assert.deepEqual(parseBulkCreate({ entities: [{ name: 'A' }, { external_id: 'b' }, { external_id: null }] }), [
+      { index: 0, externalId: null, input: { name: 'A' } },
+      { index: 1, externalId: 'b', input: { external_id: 'b' } },
+      { index: 2, externalId: null, input: { external_id: null } },
+    ]);
+    for (const entity of [{ external_id: '' }, { external_id: 7 }]) {
+      const e = await refusal(() => parseBulkCreate({ entities: [{}, entity] }));
+      assert.deepEqual(pointers(e), ['/entities/1/external_id']);
+      assert.equal(e.errors[0].code, 'INVALID_ATTRIBUTE');
+    }
+    const repeated = await refusal(() => parseBulkCreate({ entities: [{ external_id: 'a' }, {}, { external_id: 'a' }] }));
+    assert.deepEqual(pointers(repeated), ['/entities/2/external_id']);
+    assert.equal(repeated.errors[0].code, 'DUPLICATE');
+    const over = await refusal(() => parseBulkCreate({ entities: Array.from({ length: BULK_LIMIT + 1 }, () => ({})) }));
+    assert.deepEqual(pointers(over), ['/entities']);
   });
 });
 

@@ -17,10 +17,11 @@ export const BULK_LIMIT = 100;
 /** Records managed in the web UI are never pruned by a sync (reference, `bulk_destroy_*`). */
 const UNPRUNABLE = ['web', 'admin_web'];
 
-export interface BulkEntity {
+/** One item of `entities`; `Key` is `string | null` where the batch's `external_id` is optional. */
+export interface BulkEntity<Key extends string | null = string> {
   /** Position in `entities`: the item's errors point below `/entities/<index>`. */
   index: number;
-  externalId: string;
+  externalId: Key;
   /** The entity as sent, `external_id` included; parsed once it is known to create or update. */
   input: Record<string, unknown>;
 }
@@ -58,18 +59,21 @@ function invalidKey(index: number, detail: string, code: string): JsonApiError {
 }
 
 /**
- * The `{entities: [...]}` document: at most `BULK_LIMIT` objects, each with a non-empty
- * `external_id` (the upsert key) that no other entity of the batch uses. Attributes are checked
- * per item later, as a create or an update.
+ * The `{entities: [...]}` document: at most `BULK_LIMIT` objects. An `external_id` is a
+ * non-empty string no other entity of the batch uses; `missingKey` is the refusal of an entity
+ * without one (null: the key is optional). Attributes are checked per item later.
  */
-export function parseBulkUpsert(body: unknown): BulkEntity[] {
+function parseEntities(body: unknown, missingKey: string | null): BulkEntity<string | null>[] {
   if (!isObject(body) || !Array.isArray(body.entities)) throw invalidDocument('The body must be an object with an entities array', '/entities');
   if (body.entities.length > BULK_LIMIT) throw invalidDocument(`At most ${BULK_LIMIT} entities per request (got ${body.entities.length})`, '/entities');
   const seen = new Map<string, number>();
   return body.entities.map((input: unknown, index) => {
     if (!isObject(input)) throw invalidDocument(`entities[${index}] must be an object`, `/entities/${index}`);
     const externalId = input.external_id;
-    if (typeof externalId !== 'string' || externalId === '') throw invalidKey(index, 'external_id is required (the upsert key)', 'REQUIRED');
+    if (externalId == null && missingKey === null) return { index, externalId: null, input };
+    if (typeof externalId !== 'string' || externalId === '') {
+      throw missingKey === null ? invalidKey(index, 'external_id must be a non-empty string when sent', 'INVALID_ATTRIBUTE') : invalidKey(index, missingKey, 'REQUIRED');
+    }
     const first = seen.get(externalId);
     if (first !== undefined) throw invalidKey(index, `external_id ${JSON.stringify(externalId)} is also used by entities[${first}]`, 'DUPLICATE');
     seen.set(externalId, index);
@@ -77,8 +81,19 @@ export function parseBulkUpsert(body: unknown): BulkEntity[] {
   });
 }
 
+/** The document of a `bulk_upsert`: every entity keyed by its `external_id`. */
+export function parseBulkUpsert(body: unknown): BulkEntity[] {
+  // Every entity has its key: parseEntities refuses one without.
+  return parseEntities(body, 'external_id is required (the upsert key)') as BulkEntity[];
+}
+
+/** The document of a bulk create (an import): `external_id` optional, unique within the batch when sent. */
+export function parseBulkCreate(body: unknown): BulkEntity<string | null>[] {
+  return parseEntities(body, null);
+}
+
 /** One entity checked as the create or update payload of the resource. */
-export function parseBulkItem(schema: ResourceSchema, entity: BulkEntity, mode: PayloadMode): ParsedPayload {
+export function parseBulkItem(schema: ResourceSchema, entity: BulkEntity<string | null>, mode: PayloadMode): ParsedPayload {
   return parseResourcePayload(schema, { data: { type: schema.type, attributes: entity.input } }, mode);
 }
 
@@ -87,7 +102,7 @@ export function parseBulkItem(schema: ResourceSchema, entity: BulkEntity, mode: 
  * JsonApiError does not stop the others, so one answer lists every bad item; then the batch
  * fails as a whole (422, and the caller's transaction rolls back). Other errors end it at once.
  */
-export async function eachBulkItem<T>(entities: readonly BulkEntity[], work: (entity: BulkEntity) => Promise<T>): Promise<T[]> {
+export async function eachBulkItem<T, E extends BulkEntity<string | null>>(entities: readonly E[], work: (entity: E) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
   const errors: ErrorObject[] = [];
   for (const entity of entities) {
@@ -157,31 +172,33 @@ export function bulkDeleteDocument(mode: BulkDeleteMode, deletedExternalIds: rea
 
 const strings = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
 
+/** A bulk request document: `entities`, at most `BULK_LIMIT`, each an `items`. */
+function entitiesSchema(items: JsonSchema, description: string): JsonSchema {
+  return { type: 'object', properties: { entities: { type: 'array', maxItems: BULK_LIMIT, description, items } }, required: ['entities'] };
+}
+
 /**
  * `bulk_upsert_<collection>`: an entity takes what a create takes, none required but its
  * `external_id` (a new record still needs the create's required attributes: a 422 names them).
  */
 export function bulkUpsertRequestSchema(schema: ResourceSchema): JsonSchema {
   const attributes = attributesSchema(schema, 'create');
-  return {
-    type: 'object',
-    properties: {
-      entities: {
-        type: 'array',
-        maxItems: BULK_LIMIT,
-        description: `Records to upsert, matched by external_id; at most ${BULK_LIMIT}, external_ids unique within the batch. Only the attributes present are written. One transaction: all succeed or all fail.`,
-        items: {
-          ...attributes,
-          properties: {
-            ...(attributes.properties as Record<string, JsonSchema>),
-            external_id: { type: 'string', minLength: 1, description: 'External identifier used as the upsert key' },
-          },
-          required: ['external_id'],
-        },
+  return entitiesSchema(
+    {
+      ...attributes,
+      properties: {
+        ...(attributes.properties as Record<string, JsonSchema>),
+        external_id: { type: 'string', minLength: 1, description: 'External identifier used as the upsert key' },
       },
+      required: ['external_id'],
     },
-    required: ['entities'],
-  };
+    `Records to upsert, matched by external_id; at most ${BULK_LIMIT}, external_ids unique within the batch. Only the attributes present are written. One transaction: all succeed or all fail.`,
+  );
+}
+
+/** A bulk create (`parseBulkCreate`): each entity is the create payload of `schema`'s attributes. */
+export function bulkCreateRequestSchema(schema: ResourceSchema, description: string): JsonSchema {
+  return entitiesSchema(attributesSchema(schema, 'create'), description);
 }
 
 /** `bulk_destroy_<collection>`: the two mutually exclusive modes. */

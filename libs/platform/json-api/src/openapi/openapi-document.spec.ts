@@ -573,6 +573,16 @@ describe('buildOpenApiDocument', () => {
       for (const op of [collection.get!, collection.post!]) assert.deepEqual(get(op.responses, '404', 'content', MEDIA, 'schema'), { $ref: '#/components/schemas/errors_list' });
     });
 
+    test('the lists take filters on the parent\'s attributes declared filterable', () => {
+      const filtered = defineResource({
+        ...parts(true),
+        parent: { ...parts(true).parent!, readTable: 'widgets_read', attributes: { widget_color: { type: 'string', column: 'color', filter: ['eq'] }, widget_hidden: { type: 'boolean', column: 'hidden' } } },
+      });
+      const names = pathItem(build([widgets(), filtered]), '/v1/widget_parts').get?.parameters?.map((p) => p.name) ?? [];
+      assert.ok(names.includes('filter[widget_color]') && names.includes('filter[widget_color][eq]'), names.join(', '));
+      assert.ok(!names.some((n) => n.startsWith('filter[widget_hidden]')), 'not filterable by clients');
+    });
+
     test('list across parents only when declared', () => {
       const flat = pathItem(build([widgets(), parts(true)]), '/v1/widget_parts');
       assert.deepEqual(Object.keys(flat), ['get']);

@@ -2,6 +2,7 @@ import { JsonApiError } from '../errors/json-api-error';
 import {
   FILTER_OPERATORS,
   isJsonAttribute,
+  parentAttributeOf,
   TIMESTAMP_ATTRIBUTES,
   type AttributeDef,
   type FilterOperator,
@@ -84,11 +85,11 @@ export interface ParseListQueryOptions {
 
 const TIEBREAKERS = ['created_at', 'id'] as const;
 
-/** Declared attribute, falling back to the timestamp attributes every resource has. */
+/** Declared attribute, falling back to the timestamp attributes every resource has, then to its parent's (`ParentDef.attributes`). */
 export function attributeOf(schema: ResourceSchema, name: string): AttributeDef | undefined {
   if (Object.prototype.hasOwnProperty.call(schema.attributes, name)) return schema.attributes[name];
   if (Object.prototype.hasOwnProperty.call(TIMESTAMP_ATTRIBUTES, name)) return TIMESTAMP_ATTRIBUTES[name];
-  return undefined;
+  return parentAttributeOf(schema, name);
 }
 
 /** Scalar type a filter/sort key compares as (`id` is a uuid string; arrays use their item type). */

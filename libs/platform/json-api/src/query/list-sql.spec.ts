@@ -108,6 +108,43 @@ describe('buildListSql: virtual filters', () => {
   });
 });
 
+describe('buildListSql: filters on the parent\'s attributes', () => {
+  const parts: ResourceSchema = defineResource({
+    ...schema,
+    type: 'widget_parts',
+    readTable: 'widget_parts_read',
+    parent: {
+      path: '/v1/widgets',
+      param: 'widget_id',
+      attribute: 'widget_id',
+      table: 'widgets',
+      readTable: 'widgets_read',
+      attributes: {
+        widget_status: { type: 'string', column: 'status', enum: ['open', 'done'], filter: ['eq', 'not_in'] },
+        widget_due_at: { type: 'date-time', column: 'due', filter: ['lt'] },
+        widget_hidden: { type: 'boolean', column: 'hidden' },
+      },
+    },
+    attributes: { ...schema.attributes, widget_id: { type: 'string', writable: 'create' } },
+  });
+  const exists = (condition: string) =>
+    `EXISTS (SELECT 1 FROM "widgets_read" p WHERE p."id" = "widget_parts_read"."widget_id" AND p."organization_id" = "widget_parts_read"."organization_id" AND ${condition})`;
+
+  test('are parsed like attributes and match the records whose parent row in its read model meets them', () => {
+    const q = parse({ 'filter[widget_status][not_in]': 'done', 'filter[widget_due_at][lt]': '2024-05-01' }, parts);
+    const sql = buildListSql(parts, q, ORG);
+    assert.ok(sql.countSql.endsWith(`WHERE "organization_id" = $1 AND ${exists('("status" IS NULL OR "status" <> $2)')} AND ${exists('"due" < $3::timestamptz')}`), sql.countSql);
+    assert.deepEqual(sql.countParams, [ORG, 'done', '2024-05-01T00:00:00.000Z']);
+    assert.ok(!sql.dataSql.includes('"widget_status"') && !sql.dataSql.includes('"status", '), 'never selected');
+  });
+
+  test('only those declared filterable are the client\'s; the others serve the route\'s conditions', () => {
+    assert.throws(() => parse({ 'filter[widget_hidden]': 'false' }, parts), /'widget_hidden' is not filterable/);
+    const q = parseListQuery(parts, {}, { ...opts, scope: [{ attribute: 'widget_hidden', operator: 'eq', values: [false], parameter: 'hidden' }] });
+    assert.ok(buildListSql(parts, q, ORG).countSql.endsWith(exists('"hidden" = $2')));
+  });
+});
+
 describe('buildListSql: filter operators', () => {
   const cases: [FlatQuery, string, unknown[]][] = [
     [{ 'filter[name]': 'a' }, '"name" = $2', ['a']],

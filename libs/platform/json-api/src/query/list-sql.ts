@@ -1,4 +1,4 @@
-import { columnOf, type ResourceSchema } from '../resource/resource-schema';
+import { columnOf, parentAttributeOf, type ResourceSchema } from '../resource/resource-schema';
 import { encodeCursor, type CursorValue } from './cursor';
 import { attributeOf, isNullableField, scalarTypeOf, type ListFilter, type ListQuery, type SortField } from './list-query';
 
@@ -67,7 +67,20 @@ function castFor(schema: ResourceSchema, field: string): string {
   return '';
 }
 
+/**
+ * A filter on an attribute of the parent (`ParentDef.attributes`): the record's parent row in the
+ * parent's read model meets it. A correlated EXISTS, so a page probes the parent's primary key
+ * row by row.
+ */
+function parentFilterSql(schema: ResourceSchema, f: ListFilter, params: Params): string {
+  const { attribute, readTable, attributes } = schema.parent!;
+  const parent: ResourceSchema = { ...schema, readTable: readTable!, attributes: attributes!, parent: undefined };
+  const child = quoteIdent(schema.readTable);
+  return `EXISTS (SELECT 1 FROM ${quoteIdent(readTable!)} p WHERE p."id" = ${child}.${quoteIdent(attribute)} AND p."organization_id" = ${child}."organization_id" AND ${filterSql(parent, f, params)})`;
+}
+
 function filterSql(schema: ResourceSchema, f: ListFilter, params: Params): string {
+  if (parentAttributeOf(schema, f.attribute)) return parentFilterSql(schema, f, params);
   const def = attributeOf(schema, f.attribute)!;
   if (def.virtual) throw new Error(`${f.parameter}: the virtual filter ${f.attribute} must be rewritten by the reader before building SQL`);
   const col = columnSql(schema, f.attribute);

@@ -29,6 +29,14 @@ describe('defineResource with a parent', () => {
     assert.throws(() => items(PARENT, { type: 'string', writable: true }), /must not be writable on update/);
     assert.throws(() => items(PARENT, undefined, { bulk: true }), /bulk operations are not served under a parent/);
   });
+
+  test('takes attributes of the parent to filter on, read from its read model, under names of their own', () => {
+    const status: AttributeDef = { type: 'string', column: 'status', filter: true };
+    assert.deepEqual(items({ ...PARENT, readTable: 'incidents_read', attributes: { incident_status: status } }).parent?.attributes, { incident_status: status });
+    assert.throws(() => items({ ...PARENT, attributes: { incident_status: status } }), /the parent's attributes need its readTable/);
+    assert.throws(() => items({ ...PARENT, readTable: 'incidents_read', attributes: { summary: status } }), /the parent attribute summary hides an attribute/);
+    assert.throws(() => items({ ...PARENT, readTable: 'incidents_read', attributes: { incident_status: { ...status, sortable: true } } }), /incident_status filters, it does not sort/);
+  });
 });
 
 describe('collectionPath', () => {

@@ -103,6 +103,15 @@ export interface ParentDef {
   segment?: string;
   /** Also served: `GET <path>`, the list across every parent (reference: `GET /v1/action_items`). */
   flatList?: boolean;
+  /** The parent's read model, where lists read `attributes`. */
+  readTable?: string;
+  /**
+   * Attributes of the parent that its records' lists filter on, by the name the list takes
+   * (`incident_status`, `column` `status` of `readTable`): a record matches when its parent does.
+   * Never stored with the records nor answered; clients filter on those with `filter`, the others
+   * serve the route's own conditions (the records of private incidents some callers may not see).
+   */
+  attributes?: Record<string, AttributeDef>;
 }
 
 export interface ResourceSchema {
@@ -155,6 +164,18 @@ function checkParent(schema: ResourceSchema, parent: ParentDef): void {
   if ((def.writable ?? true) === true) throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must not be writable on update`);
   // A bulk item names no parent: its create would have nowhere to go.
   if (schema.bulk) throw new Error(`${schema.type}: bulk operations are not served under a parent`);
+  if (parent.attributes && !parent.readTable) throw new Error(`${schema.type}: the parent's attributes need its readTable`);
+  const clash = Object.keys(parent.attributes ?? {}).find((name) => name in schema.attributes);
+  if (clash) throw new Error(`${schema.type}: the parent attribute ${clash} hides an attribute of the resource`);
+  // A page's order and cursors are the record's own columns.
+  const sorted = Object.entries(parent.attributes ?? {}).find(([, def]) => def.sortable);
+  if (sorted) throw new Error(`${schema.type}: the parent attribute ${sorted[0]} filters, it does not sort`);
+}
+
+/** A parent attribute the resource's lists filter on (`ParentDef.attributes`), if `name` is one. */
+export function parentAttributeOf(schema: ResourceSchema, name: string): AttributeDef | undefined {
+  const attributes = schema.parent?.attributes;
+  return attributes && Object.prototype.hasOwnProperty.call(attributes, name) ? attributes[name] : undefined;
 }
 
 /** Where a resource's collection (list, create) is served: under its parent when it has one. */

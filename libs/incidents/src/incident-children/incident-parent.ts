@@ -1,0 +1,33 @@
+import type { AttributeDef, ListFilter, ParentDef } from '@taproot/json-api';
+import type { Caller, ParentAccess } from '@taproot/resources';
+import { findIncident, incidentAccess, seesPrivate } from '../incidents/incident-access';
+
+/** Records under an incident: created and listed at `/v1/incidents/{incident_id}/<segment>`. */
+export const underIncident = (segment: string, more: Partial<ParentDef> = {}): ParentDef => ({
+  path: '/v1/incidents',
+  param: 'incident_id',
+  attribute: 'incident_id',
+  table: 'incidents',
+  segment,
+  ...more,
+});
+
+/**
+ * An incident's records are seen as the incident is (docs/incidents.md, Private incidents): named
+ * by uuid or slug like the incident's own routes, a private one only for callers who may read
+ * private incidents, 404 otherwise.
+ */
+export const incidentParentAccess: ParentAccess = {
+  async find(db, { principal, permissions }, raw) {
+    return String((await findIncident(db, 'incidents_read', incidentAccess(principal, permissions), raw)).id);
+  },
+};
+
+/** The parent attribute (`ParentDef.attributes`) a list across incidents hides private incidents' records by. */
+export const INCIDENT_PRIVATE: Record<string, AttributeDef> = { incident_private: { type: 'boolean', column: 'private' } };
+
+/** The list across incidents leaves out the private incidents' records for callers who may not see them. */
+export function hidePrivateIncidents({ principal, permissions }: Caller): ListFilter[] {
+  if (seesPrivate(incidentAccess(principal, permissions))) return [];
+  return [{ attribute: 'incident_private', operator: 'eq', values: [false], parameter: 'private' }];
+}
