@@ -211,6 +211,9 @@ describe('incident operations beyond status: duplicates, sub-incidents, subscrib
     assert.equal((await send('POST', `/v1/incidents/${target.id}/events`, { data: { type: 'incident_events', attributes: { event: 'x' } } }, other.token)).status, 404);
 
     await send('PUT', `/v1/incidents/${target.id}/mitigate`, incident({}));
+    const malformed = await send('GET', `/v1/incidents/${target.id}/events?filter[incident_id]=not-a-uuid`);
+    assert.equal(malformed.status, 400, 'a malformed id in a filter is the caller\'s mistake, not a 500');
+    assert.match(malformed.body.errors[0].detail, /incident_id/);
     const list = await send('GET', `/v1/incidents/${target.id}/events`);
     assert.deepEqual(list.body.data.map((e: { attributes: Attributes }) => e.attributes.kind), ['note', 'status_change']);
     const automatic = list.body.data[1];

@@ -17,7 +17,7 @@ export const incidentRoleTaskSchema = defineResource({
   parent: { path: '/v1/incident_roles', param: 'incident_role_id', attribute: 'incident_role_id', table: 'incident_roles' },
   attributes: {
     // The reference's new_incident_role_task takes it; the path decides, a different one is a 422.
-    incident_role_id: { type: 'string', writable: 'create', description: 'The incident role the task belongs to' },
+    incident_role_id: { type: 'string', format: 'uuid', writable: 'create', description: 'The incident role the task belongs to' },
     task: { type: 'string', required: true, minLength: 1, searchable: true, description: 'The task of the incident task' },
     description: { type: 'string', nullable: true, searchable: true, description: 'The description of the incident task' },
     // The reference names no default; a task that does not say is of medium priority.

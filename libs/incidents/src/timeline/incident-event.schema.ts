@@ -25,7 +25,7 @@ export const incidentEventSchema = defineResource({
     event: { type: 'string', required: true, minLength: 1, maxLength: 10000, searchable: true, description: 'The summary of the incident event' },
     visibility: { type: 'string', enum: EVENT_VISIBILITIES, default: 'internal', filter: true, description: 'Who may see the event: responders only (internal) or also status page readers (external)' },
     occurred_at: { type: 'date-time', writable: false, filter: true, sortable: true, description: 'Date of occurrence' },
-    incident_id: { type: 'string', writable: false, filter: ['eq'], description: 'ID of the incident' },
+    incident_id: { type: 'string', format: 'uuid', writable: false, filter: ['eq'], description: 'ID of the incident' },
     kind: { type: 'string', enum: TIMELINE_EVENT_KINDS, writable: false, filter: true, description: 'note: written by a responder; otherwise written by an incident operation or import (read-only)' },
     user_id: { type: 'string', nullable: true, writable: false, description: 'ID of the user who wrote it or acted; null for a key without a user' },
   },

@@ -17,6 +17,6 @@ export const roleTasks = (extra: Partial<ResourceSchema> = {}) =>
     defaultSort: 'created_at',
     operations: ['list', 'create', 'get', 'update', 'delete'],
     parent: ROLE_PARENT,
-    attributes: { incident_role_id: { type: 'string', writable: 'create' }, task: { type: 'string', required: true }, external_id: { type: 'string' }, managed_by: { type: 'string' } },
+    attributes: { incident_role_id: { type: 'string', format: 'uuid', writable: 'create' }, task: { type: 'string', required: true }, external_id: { type: 'string' }, managed_by: { type: 'string' } },
     ...extra,
   });

@@ -1,20 +1,13 @@
 import { appendToOutbox, CONTEXTS, domainEvent, topicOf, type DomainEvent, type Projection } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 
-/** Reference item types for the aggregates that exist (others: PascalCase of the singular). */
-const ITEM_TYPES: Record<string, string> = {
-  services: 'Service',
-  severities: 'Severity',
-  api_keys: 'ApiKey',
-  roles: 'Role',
-  on_call_roles: 'OnCallRole',
-  groups: 'Group',
-  users: 'User',
-};
-
-function itemTypeOf(aggregateType: string): string {
-  if (ITEM_TYPES[aggregateType]) return ITEM_TYPES[aggregateType];
-  const singular = aggregateType.replace(/ies$/, 'y').replace(/s$/, '');
+/**
+ * The audit item type: PascalCase of the singular that names every lifecycle event
+ * (`incident_sub_status.created` -> `IncidentSubStatus`, `api_key.updated` -> `ApiKey`), so no
+ * plural has to be guessed back into a singular.
+ */
+export function itemTypeOf(eventType: string): string {
+  const singular = eventType.slice(0, eventType.indexOf('.'));
   return singular.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 }
 
@@ -52,7 +45,7 @@ export class AuditLogProjection implements Projection {
   }
 
   async apply(event: DomainEvent, manager: EntityManager): Promise<void> {
-    const itemType = itemTypeOf(event.aggregate_type);
+    const itemType = itemTypeOf(event.type);
     const suffix = event.type.slice(event.type.lastIndexOf('.') + 1);
     const action = ACTIONS[suffix] ?? suffix;
     const object = action === 'destroy' ? null : (event.payload as Record<string, unknown>);

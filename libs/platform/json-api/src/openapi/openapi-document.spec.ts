@@ -550,7 +550,7 @@ describe('buildOpenApiDocument', () => {
         defaultSort: 'created_at',
         operations: ['list', 'create', 'get', 'update', 'delete'],
         parent: { path: '/v1/widgets', param: 'widget_id', attribute: 'widget_id', table: 'widgets', flatList },
-        attributes: { widget_id: { type: 'string', writable: 'create' }, label: { type: 'string', required: true } },
+        attributes: { widget_id: { type: 'string', format: 'uuid', writable: 'create' }, label: { type: 'string', required: true } },
       });
     const ids = (doc: OpenApiDocument, prefix: string) =>
       operations(doc)

@@ -125,7 +125,7 @@ describe('buildListSql: filters on the parent\'s attributes', () => {
         widget_hidden: { type: 'boolean', column: 'hidden' },
       },
     },
-    attributes: { ...schema.attributes, widget_id: { type: 'string', writable: 'create' } },
+    attributes: { ...schema.attributes, widget_id: { type: 'string', format: 'uuid', writable: 'create' } },
   });
   const exists = (condition: string) =>
     `EXISTS (SELECT 1 FROM "widgets_read" p WHERE p."id" = "widget_parts_read"."widget_id" AND p."organization_id" = "widget_parts_read"."organization_id" AND ${condition})`;

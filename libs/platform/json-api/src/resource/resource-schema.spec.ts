@@ -4,7 +4,7 @@ import { collectionPath, defineResource, type AttributeDef, type ParentDef, type
 
 const PARENT: ParentDef = { path: '/v1/incidents', param: 'incident_id', attribute: 'incident_id', table: 'incidents' };
 
-const items = (parent: ParentDef | undefined, incidentId: AttributeDef = { type: 'string', writable: false }, extra: Partial<ResourceSchema> = {}) =>
+const items = (parent: ParentDef | undefined, incidentId: AttributeDef = { type: 'string', format: 'uuid', writable: false }, extra: Partial<ResourceSchema> = {}) =>
   defineResource({
     type: 'action_items',
     singular: 'action_item',
@@ -20,13 +20,14 @@ const items = (parent: ParentDef | undefined, incidentId: AttributeDef = { type:
 describe('defineResource with a parent', () => {
   test('accepts a declared parent attribute that updates cannot change', () => {
     assert.deepEqual(items(PARENT).parent, PARENT);
-    assert.deepEqual(items(PARENT, { type: 'string', writable: 'create' }).parent, PARENT);
+    assert.deepEqual(items(PARENT, { type: 'string', format: 'uuid', writable: 'create' }).parent, PARENT);
   });
 
-  test('refuses an undeclared parent attribute, one an update could change, and bulk operations', () => {
+  test('refuses an undeclared parent attribute, one an update could change, one that is no uuid, and bulk operations', () => {
     assert.throws(() => items({ ...PARENT, attribute: 'incident' }), /the parent attribute incident must be declared/);
-    assert.throws(() => items(PARENT, { type: 'string' }), /must not be writable on update/);
-    assert.throws(() => items(PARENT, { type: 'string', writable: true }), /must not be writable on update/);
+    assert.throws(() => items(PARENT, { type: 'string', format: 'uuid' }), /must not be writable on update/);
+    assert.throws(() => items(PARENT, { type: 'string', format: 'uuid', writable: true }), /must not be writable on update/);
+    assert.throws(() => items(PARENT, { type: 'string', writable: false }), /must be declared with format uuid/);
     assert.throws(() => items(PARENT, undefined, { bulk: true }), /bulk operations are not served under a parent/);
   });
 

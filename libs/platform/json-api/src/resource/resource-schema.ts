@@ -162,6 +162,8 @@ function checkParent(schema: ResourceSchema, parent: ParentDef): void {
   const def = schema.attributes[parent.attribute];
   if (!def) throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must be declared`);
   if ((def.writable ?? true) === true) throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must not be writable on update`);
+  // Parents are named by uuid: a malformed id in a filter must be a 400, never reach a uuid column.
+  if (def.format !== 'uuid') throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must be declared with format uuid`);
   // A bulk item names no parent: its create would have nowhere to go.
   if (schema.bulk) throw new Error(`${schema.type}: bulk operations are not served under a parent`);
   if (parent.attributes && !parent.readTable) throw new Error(`${schema.type}: the parent's attributes need its readTable`);
