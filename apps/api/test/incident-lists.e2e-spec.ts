@@ -103,6 +103,31 @@ describe('GET /v1/incidents: filters, sorts and pages', () => {
     assert.deepEqual(included.body.included.map((r: { type: string }) => r.type).sort(), ['groups', 'services']);
   });
 
+  test('include names the records under an incident: its action items, sub-statuses and timeline', async () => {
+    const labels = { suite: unique('include') };
+    const [first, second] = [await create({ title: unique('Included A'), labels }), await create({ title: unique('Included B'), labels })];
+    const item = await send('POST', `/v1/incidents/${first}/action_items`, { data: { type: 'incident_action_items', attributes: { summary: 'Add an alert' } } });
+    assert.equal(item.status, 201, JSON.stringify(item.body));
+    const subStatus = await send('POST', '/v1/sub_statuses', { data: { type: 'sub_statuses', attributes: { name: unique('Fixing'), parent_status: 'started' } } });
+    const assigned = await send('POST', `/v1/incidents/${second}/sub_statuses`, { data: { type: 'incident_sub_statuses', attributes: { sub_status_id: subStatus.body.data.id, assigned_at: '2026-11-01T10:00:00Z' } } });
+    assert.equal(assigned.status, 201, JSON.stringify(assigned.body));
+
+    const one = await send('GET', `/v1/incidents/${first}?include=action_items,sub_statuses`);
+    assert.equal(one.status, 200, JSON.stringify(one.body));
+    assert.deepEqual(one.body.data.relationships.action_items.data, [{ type: 'incident_action_items', id: item.body.data.id }]);
+    assert.deepEqual(one.body.data.relationships.sub_statuses.data, []);
+    assert.deepEqual(one.body.included.map((r: { id: string }) => r.id), [item.body.data.id]);
+    assert.equal(one.body.included[0].attributes.summary, 'Add an alert');
+
+    const list = await send('GET', `/v1/incidents?include=sub_statuses,action_items&filter[labels]=suite:${encodeURIComponent(labels.suite)}`);
+    assert.deepEqual(ids(list).sort(), [first, second].sort());
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    const byId = new Map(list.body.data.map((d: { id: string; relationships: Record<string, { data: { id: string }[] }> }) => [d.id, d.relationships]));
+    assert.deepEqual(byId.get(second)!.sub_statuses.data.map((l: { id: string }) => l.id), [assigned.body.data.id]);
+    assert.deepEqual(byId.get(second)!.action_items.data, []);
+    assert.deepEqual(list.body.included.map((r: { type: string }) => r.type).sort(), ['incident_action_items', 'incident_sub_statuses']);
+  });
+
   test('cursor pages: no row skipped or repeated while incidents are created between pages; back with page[before]', async () => {
     const own = await api.newOrganization();
     const t = own.token;

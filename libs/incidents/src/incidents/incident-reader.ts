@@ -12,10 +12,13 @@ import {
   type ListQuery,
   type Queryable,
   type ResourceObject,
+  type ResourceSchema,
   type SingleDocument,
 } from '@taproot/json-api';
 import type { Row } from '@taproot/resources';
 import { incidentRoleSchema } from '../incident-roles/incident-role.schema';
+import { actionItemSchema } from '../action-items/action-item.schema';
+import { incidentSubStatusSchema } from '../incident-sub-statuses/incident-sub-status.schema';
 import { incidentEventSchema } from '../timeline/incident-event.schema';
 import { findIncident, seesPrivate, type IncidentAccess } from './incident-access';
 import { presentIncidents } from './incident-presenter';
@@ -53,6 +56,13 @@ function parseInclude(query: FlatQuery): string[] {
 
 type Linkage = { type: string; id: string };
 
+/** Records that live under an incident (`incident_id`), included in its timeline's or creation order. */
+const CHILDREN: Record<string, { schema: ResourceSchema; order: string }> = {
+  events: { schema: incidentEventSchema, order: 'occurred_at, created_at' },
+  action_items: { schema: actionItemSchema, order: 'created_at' },
+  sub_statuses: { schema: incidentSubStatusSchema, order: 'assigned_at, created_at' },
+};
+
 /**
  * The included records of `include` and each incident's linkage to them. Names of records Taproot
  * does not have yet (INCLUDE_NOT_YET) include nothing.
@@ -69,11 +79,15 @@ async function included(db: Queryable, organizationId: string, rows: Row[], name
   const all = (idsOf: (row: Row) => string[]) => [...new Set(rows.flatMap(idsOf))];
   for (const name of names) {
     if (INCLUDE_NOT_YET.includes(name)) continue;
-    if (name === 'events') {
+    const children = CHILDREN[name];
+    if (children) {
       const incidentIds = rows.map((r) => String(r.id));
-      const events = (await db.query('SELECT * FROM incident_events_read WHERE organization_id = $1 AND incident_id = ANY($2::uuid[]) ORDER BY occurred_at, created_at, id', [organizationId, incidentIds])) as Row[];
-      const found = new Map(events.map((e) => [String(e.id), toResourceObject(incidentEventSchema, e)]));
-      link(name, (row) => events.filter((e) => String(e.incident_id) === String(row.id)).map((e) => String(e.id)), found);
+      const found = (await db.query(
+        `SELECT * FROM ${children.schema.readTable} WHERE organization_id = $1 AND incident_id = ANY($2::uuid[]) ORDER BY ${children.order}, id`,
+        [organizationId, incidentIds],
+      )) as Row[];
+      const objects = new Map(found.map((c) => [String(c.id), toResourceObject(children.schema, c)]));
+      link(name, (row) => found.filter((c) => String(c.incident_id) === String(row.id)).map((c) => String(c.id)), objects);
       continue;
     }
     if (name === 'roles') {

@@ -139,7 +139,7 @@ export const ALIAS_FILTERS = {
  * `include` names the reference lists whose records do not exist in Taproot yet (or belong to
  * work not done here): accepted, nothing included.
  */
-export const INCLUDE_NOT_YET = ['sub_statuses', 'slack_messages', 'action_items', 'custom_field_selections', 'feedbacks', 'incident_post_mortem', 'alerts'];
+export const INCLUDE_NOT_YET = ['slack_messages', 'custom_field_selections', 'feedbacks', 'incident_post_mortem', 'alerts'];
 
 /** The served declaration: what `/v1/incidents` answers and accepts (OpenAPI, payload parsing). */
 export const incidentSchema = defineResource({
@@ -155,6 +155,8 @@ export const incidentSchema = defineResource({
     subscribers: { type: 'users', many: true, idAttribute: 'subscriber_ids' },
     roles: { type: 'incident_roles', many: true, idAttribute: 'role_assignments' },
     events: { type: 'incident_events', many: true, idAttribute: 'id' },
+    action_items: { type: 'incident_action_items', many: true, idAttribute: 'id' },
+    sub_statuses: { type: 'incident_sub_statuses', many: true, idAttribute: 'id' },
     ...Object.fromEntries(INCLUDE_NOT_YET.map((name) => [name, { type: name, many: true, idAttribute: 'id' }])),
   },
   extraFilters: Object.fromEntries(
