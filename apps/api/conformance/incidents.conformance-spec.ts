@@ -78,6 +78,8 @@ describe('incidents conform to the reference', () => {
         if (Object.hasOwn(refs, name)) return name.endsWith('_ids') ? [refs[name]] : refs[name];
         if (name.endsWith('_at') || name.startsWith('scheduled_')) return '2026-01-02T03:04:05.000Z';
         if (name === 'muted_service_ids') return [refs.service_ids];
+        // No alert exists yet (alerting is a later issue): an alert id would be refused as unknown.
+        if (name === 'alert_ids') return [];
         if (name === 'user_id') return userId;
         return undefined;
       },

@@ -124,7 +124,6 @@ describe('incidents over HTTP', () => {
       cause_ids: [cause.id],
       incident_type_ids: [type.id],
       group_ids: [team.id],
-      alert_ids: ['alert-1'],
     });
     const a = created.attributes;
     assert.deepEqual(a.severity, { data: { id: severity.id, type: 'severities', attributes: severity.attributes } });
@@ -134,7 +133,11 @@ describe('incidents over HTTP', () => {
     assert.deepEqual((a.incident_types as { data: { id: string } }[]).map((s) => s.data.id), [type.id]);
     assert.deepEqual((a.groups as { data: { type: string; id: string } }[]).map((s) => [s.data.type, s.data.id]), [['groups', team.id]]);
     assert.deepEqual(a.cause_ids, [cause.id]);
-    assert.deepEqual(a.alert_ids, ['alert-1'], 'alerts do not exist yet: stored as given');
+    // No alert exists before the alerting context: any alert id is unknown, like another organization's.
+    const alert = await send('POST', '/v1/incidents', incident({ title: 'With an alert', alert_ids: [randomUUID()] }));
+    assert.equal(alert.status, 422);
+    assert.equal(alert.body.errors[0].source.pointer, '/data/attributes/alert_ids/0');
+    assert.match(alert.body.errors[0].detail, /is not an alert of this organization/);
 
     const update = await send('PUT', `/v1/incidents/${created.id}`, incident({ cause_ids: [missing] }));
     assert.equal(update.status, 422);

@@ -7,16 +7,26 @@ import { assertMayMakePrivate, seesPrivate, type IncidentAccess } from './incide
 import { lifecycleOf, transition, type IncidentKind, type IncidentOperation, type IncidentStatus, type LifecycleTimestamp } from './incident.state';
 
 /** Relationship ids of an incident and where each must exist (alerts have no table yet: stored as given). */
-const REFERENCES: { attribute: string; type: CatalogType | 'groups'; noun: string }[] = [
-  { attribute: 'severity_id', type: 'severities', noun: 'severity' },
-  { attribute: 'service_ids', type: 'services', noun: 'service' },
-  { attribute: 'muted_service_ids', type: 'services', noun: 'service' },
-  { attribute: 'environment_ids', type: 'environments', noun: 'environment' },
-  { attribute: 'functionality_ids', type: 'functionalities', noun: 'functionality' },
-  { attribute: 'group_ids', type: 'groups', noun: 'team' },
-  { attribute: 'cause_ids', type: 'causes', noun: 'cause' },
-  { attribute: 'incident_type_ids', type: 'incident_types', noun: 'incident type' },
+const REFERENCES: { attribute: string; type: CatalogType | 'groups' | 'alerts'; noun: string }[] = [
+  { attribute: 'severity_id', type: 'severities', noun: 'a severity' },
+  { attribute: 'service_ids', type: 'services', noun: 'a service' },
+  { attribute: 'muted_service_ids', type: 'services', noun: 'a service' },
+  { attribute: 'environment_ids', type: 'environments', noun: 'an environment' },
+  { attribute: 'functionality_ids', type: 'functionalities', noun: 'a functionality' },
+  { attribute: 'group_ids', type: 'groups', noun: 'a team' },
+  { attribute: 'cause_ids', type: 'causes', noun: 'a cause' },
+  { attribute: 'incident_type_ids', type: 'incident_types', noun: 'an incident type' },
+  { attribute: 'alert_ids', type: 'alerts', noun: 'an alert' },
 ];
+
+/**
+ * The ids of `ids` that are records of the organization. No alert exists before the alerting
+ * context does (its issue adds the lookup here), so until then every alert id is unknown.
+ */
+async function existingIds(ctx: WriteContext, type: (typeof REFERENCES)[number]['type'], ids: string[]): Promise<Set<string>> {
+  if (type === 'alerts') return new Set();
+  return type === 'groups' ? existingTeamIds(ctx.manager, ctx.organizationId, ids) : existingCatalogIds(ctx.manager, ctx.organizationId, type, ids);
+}
 
 /** The user stamped beside each lifecycle timestamp (the reference has none for detected and acknowledged). */
 const ACTED_BY: Partial<Record<LifecycleTimestamp, string>> = {
@@ -52,11 +62,11 @@ export async function checkReferences(ctx: WriteContext, attributes: Row): Promi
     if (value === null || value === undefined) continue;
     const many = Array.isArray(value);
     const ids = [...new Set((many ? value : [value]).map((id) => String(id).toLowerCase()))];
-    const found = type === 'groups' ? await existingTeamIds(ctx.manager, ctx.organizationId, ids) : await existingCatalogIds(ctx.manager, ctx.organizationId, type, ids);
+    const found = await existingIds(ctx, type, ids);
     ids.forEach((id, i) => {
       if (found.has(id)) return;
       const at = many ? `${attribute}[${i}]` : attribute;
-      issues.push({ attribute: many ? `${attribute}/${i}` : attribute, detail: `${at}: ${id} is not a ${noun} of this organization`, code: 'UNKNOWN_REFERENCE' });
+      issues.push({ attribute: many ? `${attribute}/${i}` : attribute, detail: `${at}: ${id} is not ${noun} of this organization`, code: 'UNKNOWN_REFERENCE' });
     });
     checked[attribute] = many ? ids : ids[0];
   }
