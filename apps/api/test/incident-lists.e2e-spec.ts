@@ -122,7 +122,8 @@ describe('GET /v1/incidents: filters, sorts and pages', () => {
     const list = await send('GET', `/v1/incidents?include=sub_statuses,action_items&filter[labels]=suite:${encodeURIComponent(labels.suite)}`);
     assert.deepEqual(ids(list).sort(), [first, second].sort());
     assert.equal(list.status, 200, JSON.stringify(list.body));
-    const byId = new Map(list.body.data.map((d: { id: string; relationships: Record<string, { data: { id: string }[] }> }) => [d.id, d.relationships]));
+    type Links = Record<string, { data: { id: string }[] }>;
+    const byId = new Map<string, Links>(list.body.data.map((d: { id: string; relationships: Links }) => [d.id, d.relationships]));
     assert.deepEqual(byId.get(second)!.sub_statuses.data.map((l: { id: string }) => l.id), [assigned.body.data.id]);
     assert.deepEqual(byId.get(second)!.action_items.data, []);
     assert.deepEqual(list.body.included.map((r: { type: string }) => r.type).sort(), ['incident_action_items', 'incident_sub_statuses']);
