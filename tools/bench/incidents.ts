@@ -74,6 +74,12 @@ async function createSeverities(url: string, token: string): Promise<string[]> {
 async function seed(ds: DataSource, organizationId: string, severityIds: string[]): Promise<{ seconds: number; rows: number }> {
   const t0 = performance.now();
   const base = new Date(Date.now() - (INCIDENTS + 1) * 60_000).toISOString();
+  // The read model has the write table's columns in another order (later migrations add to both,
+  // after the read model's generated label_pairs): copy by name.
+  const [{ columns }]: { columns: string }[] = await ds.query(
+    `SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) AS columns
+       FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'incidents'`,
+  );
   for (let from = 1; from <= INCIDENTS; from += CHUNK) {
     const to = Math.min(INCIDENTS, from + CHUNK - 1);
     await ds.transaction(async (m) => {
@@ -86,8 +92,7 @@ async function seed(ds: DataSource, organizationId: string, severityIds: string[
            FROM generate_series($3::int, $4::int) AS g`,
         [organizationId, base, from, to, STATUSES, severityIds],
       );
-      // The read model's extra column (label_pairs) is generated: SELECT * fills the others.
-      await m.query('INSERT INTO incidents_read SELECT * FROM incidents WHERE organization_id = $1 AND sequential_id BETWEEN $2 AND $3', [organizationId, from, to]);
+      await m.query(`INSERT INTO incidents_read (${columns}) SELECT ${columns} FROM incidents WHERE organization_id = $1 AND sequential_id BETWEEN $2 AND $3`, [organizationId, from, to]);
     });
     progress(`incidents seeding: ${to.toLocaleString('en-US')} / ${INCIDENTS.toLocaleString('en-US')} (both tables)`);
   }

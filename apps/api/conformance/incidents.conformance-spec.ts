@@ -162,9 +162,8 @@ describe('incidents conform to the reference', () => {
   });
 
   test('every filter the reference declares for GET /v1/incidents is served (200, incident_list)', async () => {
-    // Filters on what Taproot does not have: custom fields (none yet) and the Zendesk ticket an
-    // integration would fill (not stored). docs/incidents.md lists them.
-    const NOT_SERVED = /^filter\[(custom_field_selected_option_ids|zendesk_ticket_id)\]/;
+    // Custom fields do not exist yet (docs/incidents.md): their filter is the one not served.
+    const NOT_SERVED = /^filter\[custom_field_selected_option_ids\]/;
     const list = referenceValidator().document.paths['/v1/incidents'].get as { parameters: { name: string }[] };
     const params = list.parameters.map((p) => p.name);
     const filters = params.filter((name) => name.startsWith('filter[') && !NOT_SERVED.test(name));

@@ -12,5 +12,7 @@ import { CreateIncidentRoleTasks1732300001100 } from './migrations/1732300001100
 import { CreateActionItemsAndIncidentSubStatuses1732300001300 } from './migrations/1732300001300-create-action-items-and-incident-sub-statuses';
 import { AddIncidentExternalIds1732300001400 } from './migrations/1732300001400-add-incident-external-ids';
 
-export const INCIDENTS_MIGRATIONS = [CreateSubStatusesAndIncidentRoles1732300001000, CreateIncidentRoleTasks1732300001100, CreateIncidents1732300001200, CreateActionItemsAndIncidentSubStatuses1732300001300, AddIncidentExternalIds1732300001400];
+import { AddIncidentZendeskTicketIds1732300001500 } from './migrations/1732300001500-add-incident-zendesk-ticket-ids';
+
+export const INCIDENTS_MIGRATIONS = [CreateSubStatusesAndIncidentRoles1732300001000, CreateIncidentRoleTasks1732300001100, CreateIncidents1732300001200, CreateActionItemsAndIncidentSubStatuses1732300001300, AddIncidentExternalIds1732300001400, AddIncidentZendeskTicketIds1732300001500];
 export { INCIDENTS_OPENAPI } from './incidents/incident.openapi';

@@ -73,6 +73,7 @@ const STORED: Record<string, AttributeDef> = {
   jira_issue_url: text('Jira issue URL'),
   google_drive_parent_id: text('Google Drive parent folder ID'),
   google_drive_url: text('Google Drive URL'),
+  zendesk_ticket_id: text('Zendesk ticket ID (filled by a Zendesk integration; none exists yet)', { writable: false, filter: ['eq', 'not_eq', 'in', 'not_in'] }),
   external_id: text('Key of the incident in the tool it was imported from (POST /v1/incidents/import); unique in the organization', { writable: false, filter: ['eq', 'in'] }),
   subscriber_ids: { type: 'array', items: { type: 'string' }, writable: false, description: 'IDs of the users subscribed to the incident (add_subscribers, remove_subscribers)' },
   role_assignments: {
