@@ -653,3 +653,17 @@ for (const [linked, plural] of [['service', 'services'], ['functionality', 'func
     knownStricter: { ...PARENT_IN_BODY, ...REFERENCE(`${linked}_id`, `a ${linked}`) },
   });
 }
+
+describeReferenceConformance({
+  type: 'alert_urgencies',
+  path: '/v1/alert_urgencies',
+  singular: 'alert_urgency',
+  assignedWhenNull: ['position'],
+  knownStricter: {
+    ...CATALOG_KNOWN_STRICTER,
+    [`position=${INT4_OVERFLOW}`]: 'maximum 2^31-1: an integer column',
+    [`position=${Number.MAX_SAFE_INTEGER}`]: 'maximum 2^31-1: an integer column',
+  },
+});
+
+describeReferenceConformance({ type: 'alert_fields', path: '/v1/alert_fields', singular: 'alert_field', knownStricter: CATALOG_KNOWN_STRICTER });

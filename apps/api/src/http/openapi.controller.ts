@@ -1,11 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
+import { ALERTING_RESOURCES } from '@taproot/alerting';
 import { CATALOG_RESOURCES } from '@taproot/catalog';
 import { apiKeySchema, auditSchema, onCallRoleSchema, Public, roleSchema, teamSchema, userSchema } from '@taproot/identity';
 import { INCIDENTS_OPENAPI, INCIDENTS_RESOURCES } from '@taproot/incidents';
 import { buildOpenApiDocument } from '@taproot/json-api';
 
 /** Every declared resource of the API, in the order the document lists them. */
-export const API_RESOURCES = [...CATALOG_RESOURCES.map((d) => d.schema), ...INCIDENTS_RESOURCES.map((d) => d.schema), roleSchema, onCallRoleSchema, apiKeySchema, userSchema, teamSchema, auditSchema];
+export const API_RESOURCES = [...CATALOG_RESOURCES.map((d) => d.schema), ...INCIDENTS_RESOURCES.map((d) => d.schema), ...ALERTING_RESOURCES.map((d) => d.schema), roleSchema, onCallRoleSchema, apiKeySchema, userSchema, teamSchema, auditSchema];
 
 const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
 const errors = (description: string) => ({ description, ...doc('errors_list') });
