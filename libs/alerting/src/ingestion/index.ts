@@ -1,0 +1,7 @@
+/** Pure ingestion mappers: a sender's payload to alert drafts (no I/O, no Nest, no database). */
+export * from './alert-draft';
+export { evaluateJsonPath, JsonPathError, parseJsonPath, type JsonPathStep } from './json-path';
+export * from './generic-webhook';
+export * from './alertmanager';
+export * from './email';
+export * from './signature';
