@@ -3,17 +3,23 @@ import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
 import { alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
+import { ALERT_COMMAND_HANDLERS } from './alerts/alert-commands';
+import { alertEventDefinition } from './alerts/alert-event.schema';
+import { alertDefinition } from './alerts/alert.schema';
+import { AlertsController } from './alerts/alerts.controller';
 
 export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition];
 
-/** The alerting bounded context: alert urgencies and fields today; alerts and sources arrive next. */
+/** The alerting bounded context: alert urgencies and fields, alerts and their events; sources arrive next. */
 @Module({
-  controllers: ALERTING_RESOURCES.map((definition) => resourceController(definition)),
+  // The alert controller goes first: its routes (`/v1/alerts/...`) are its own.
+  controllers: [AlertsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
+  providers: [...ALERT_COMMAND_HANDLERS],
 })
 export class AlertingModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
   async onModuleInit(): Promise<void> {
-    for (const definition of ALERTING_RESOURCES) await this.projections.register(new ResourceListProjection(definition));
+    for (const definition of [...ALERTING_RESOURCES, alertDefinition, alertEventDefinition]) await this.projections.register(new ResourceListProjection(definition));
   }
 }

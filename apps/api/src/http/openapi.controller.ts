@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ALERTING_RESOURCES } from '@taproot/alerting';
+import { ALERTING_RESOURCES, ALERTS_OPENAPI } from '@taproot/alerting';
 import { CATALOG_RESOURCES } from '@taproot/catalog';
 import { apiKeySchema, auditSchema, onCallRoleSchema, Public, roleSchema, teamSchema, userSchema } from '@taproot/identity';
 import { INCIDENTS_OPENAPI, INCIDENTS_RESOURCES } from '@taproot/incidents';
@@ -122,7 +122,10 @@ export function apiDocument(): object {
   cached ??= buildOpenApiDocument(
     API_RESOURCES,
     { title: 'Taproot API', version: '1.0.0' },
-    { schemas: { ...API_KEY_EXTRA.schemas, ...INCIDENTS_OPENAPI.schemas }, paths: { ...API_KEY_EXTRA.paths, ...CURRENT_USER_PATH, ...INCIDENTS_OPENAPI.paths } },
+    {
+      schemas: { ...API_KEY_EXTRA.schemas, ...INCIDENTS_OPENAPI.schemas, ...ALERTS_OPENAPI.schemas },
+      paths: { ...API_KEY_EXTRA.paths, ...CURRENT_USER_PATH, ...INCIDENTS_OPENAPI.paths, ...ALERTS_OPENAPI.paths },
+    },
   );
   return cached;
 }

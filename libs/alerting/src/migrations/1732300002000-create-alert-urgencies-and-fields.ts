@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createTenantTables } from './tenant-tables';
 
 /** Each table's columns after tenancy; both lists end with `created_at, id`. */
 const TABLES: Record<string, string> = {
@@ -22,20 +23,8 @@ export class CreateAlertUrgenciesAndFields1732300002000 implements MigrationInte
   name = 'CreateAlertUrgenciesAndFields1732300002000';
 
   async up(q: QueryRunner): Promise<void> {
-    for (const [table, columns] of Object.entries(TABLES)) {
-      await q.query(`
-        CREATE TABLE ${table} (
-          id uuid PRIMARY KEY,
-          organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,${columns}
-          created_at timestamptz NOT NULL,
-          updated_at timestamptz NOT NULL
-        )`);
-      await q.query(`CREATE TABLE ${table}_read (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-      await q.query(`ALTER TABLE ${table}_read ADD PRIMARY KEY (id)`);
-      await q.query(`CREATE INDEX ${table}_read_created ON ${table}_read (organization_id, created_at, id)`);
-      await q.query(`CREATE INDEX ${table}_read_updated ON ${table}_read (organization_id, updated_at, created_at, id)`);
-      await q.query(`CREATE INDEX ${table}_read_name ON ${table}_read (organization_id, name, created_at, id)`);
-    }
+    await createTenantTables(q, TABLES);
+    for (const table of Object.keys(TABLES)) await q.query(`CREATE INDEX ${table}_read_name ON ${table}_read (organization_id, name, created_at, id)`);
     // The writer assigns the next position (MAX + 1) per organization.
     await q.query('CREATE INDEX alert_urgencies_position ON alert_urgencies (organization_id, position)');
     await q.query('CREATE INDEX alert_urgencies_read_position ON alert_urgencies_read (organization_id, position, created_at, id)');

@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { CommandHandler } from '@nestjs/cqrs';
+import { existingIds, JsonApiError, type ResourceObject } from '@taproot/json-api';
+import { domainEvent, type EventActor } from '@taproot/messaging';
+import { ResourceWriteHandler, ResourceWriter, snapshotObject, type Keep, type Row, type Snapshot, type WriteContext } from '@taproot/resources';
+import { alertTrailDefinition, type AlertEventAction } from './alert-event.schema';
+import { alertDefinition, alertSchema } from './alert.schema';
+import { ALERT_STAMPS, transition, type AlertMove, type AlertOperation, type AlertStatus, type AlertTransition } from './alert.state';
+
+/** Who acts on alerts: every alert command carries it. */
+export interface AlertAccess {
+  organizationId: string;
+  actor: EventActor;
+  /** The acting user (integer id as text); null for a key without a user. */
+  userId: string | null;
+}
+
+abstract class AlertCommand {
+  readonly definition = alertDefinition;
+  constructor(readonly access: AlertAccess) {}
+  get organizationId(): string {
+    return this.access.organizationId;
+  }
+  get actor(): EventActor {
+    return this.access.actor;
+  }
+  get userId(): string | null {
+    return this.access.userId;
+  }
+}
+
+export class CreateAlertCommand extends AlertCommand {
+  constructor(
+    access: AlertAccess,
+    readonly attributes: Row,
+  ) {
+    super(access);
+  }
+}
+
+/** A PATCH of the alert (which may set `status`), or one of its operations: one change path. */
+export type AlertChange = { kind: 'update'; attributes: Row } | { kind: 'operation'; operation: AlertOperation; delayMinutes?: unknown };
+
+export class ChangeAlertCommand extends AlertCommand {
+  constructor(
+    access: AlertAccess,
+    readonly id: string,
+    readonly change: AlertChange,
+  ) {
+    super(access);
+  }
+}
+
+/** What a create answers: the alert, and whether an unresolved alert with the same key took it in. */
+export interface AlertCreated {
+  alert: ResourceObject;
+  deduplicated: boolean;
+}
+
+/** The event a lifecycle move paging stops for: pending notifications and timers are cancelled (the paging issue consumes it). */
+export const ALERT_PAGING_CANCELLED = 'alert.paging_cancelled';
+
+const trailWriter = new ResourceWriter(alertTrailDefinition);
+
+/** Writes one alert event (the alert's timeline line) in the change's transaction. */
+async function record(ctx: WriteContext, access: AlertAccess, alertId: string, kind: string, action: AlertEventAction, details: string, keep: Keep): Promise<void> {
+  keep(await trailWriter.create(ctx, { kind, action, details, user_id: access.userId }, alertId));
+}
+
+/** Queues the writer's event with `extra` events beside it, all carrying the alert's snapshot. */
+function announce(ctx: WriteContext, result: { snapshot: Snapshot; events: ReturnType<typeof domainEvent>[] }, extra: readonly { type: string; payload?: Row }[], keep: Keep): ResourceObject {
+  const alert = snapshotObject(alertSchema, result.snapshot);
+  const payload = { id: alert.id, ...alert.attributes };
+  const more = extra.map(({ type, payload: added }) =>
+    domainEvent({ type, organizationId: ctx.organizationId, aggregateType: alertSchema.type, aggregateId: alert.id, actor: ctx.actor, payload: { ...payload, ...added }, occurredAt: ctx.now }),
+  );
+  keep({ snapshot: result.snapshot, events: [...result.events.map((e) => ({ ...e, payload })), ...more] });
+  return alert;
+}
+
+const refusal = (t: Extract<AlertTransition, { ok: false }>) => JsonApiError.of(t.status, 'Alert status change refused', t.detail, t.code.toUpperCase());
+
+/** `alert_urgency_id` must name an urgency of the organization. */
+async function checkUrgency(ctx: WriteContext, attributes: Row): Promise<void> {
+  const id = attributes.alert_urgency_id;
+  if (id == null) return;
+  if (!(await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, [String(id)])).has(String(id))) {
+    throw JsonApiError.invalidAttributes([{ attribute: 'alert_urgency_id', detail: `alert_urgency_id: ${String(id)} is not an alert urgency of this organization`, code: 'UNKNOWN_ALERT_URGENCY' }]);
+  }
+}
+
+const hasTarget = (a: Row) => (Array.isArray(a.notification_targets) && a.notification_targets.length > 0) || (a.notification_target_type != null && a.notification_target_id != null);
+
+/** Attributes a duplicate carries onto the alert it deduplicates into (what a sender refreshes). */
+const REFRESHED = ['summary', 'description', 'labels', 'data', 'external_id', 'external_url', 'alert_urgency_id', 'service_ids', 'group_ids', 'environment_ids', 'functionality_ids', 'noise'];
+
+@CommandHandler(CreateAlertCommand)
+export class CreateAlertHandler extends ResourceWriteHandler {
+  /**
+   * Creates an alert, or deduplicates it: under a transaction-level advisory lock on
+   * (organization, source, key), an unresolved alert of the same source with the key is updated
+   * instead (docs/alerts.md). A new alert pages (`triggered`) when it names a notification
+   * target, otherwise it is `open`; a client may set another status except `deferred`.
+   */
+  execute(c: CreateAlertCommand): Promise<AlertCreated> {
+    return this.write(c, async (writer, ctx, keep) => {
+      const attributes: Row = { ...c.attributes, source: c.attributes.source ?? 'api' };
+      await checkUrgency(ctx, attributes);
+      const key = attributes.deduplication_key;
+      if (key != null) {
+        await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [`alerts:${ctx.organizationId}:${String(attributes.source)}`, String(key)]);
+        const [existing] = (await ctx.manager.query(
+          "SELECT id FROM alerts WHERE organization_id = $1 AND source = $2 AND deduplication_key = $3 AND status <> 'resolved' ORDER BY created_at LIMIT 1",
+          [ctx.organizationId, attributes.source, key],
+        )) as { id: string }[];
+        if (existing) {
+          const changes = Object.fromEntries(REFRESHED.filter((name) => name in attributes).map((name) => [name, attributes[name]]));
+          const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep);
+          await record(ctx, c.access, alert.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert`, keep);
+          return { alert, deduplicated: true };
+        }
+      }
+      const status = (attributes.status as AlertStatus | undefined) ?? (hasTarget(attributes) ? 'triggered' : 'open');
+      if (status === 'deferred') {
+        const t = transition('open', { status: 'deferred' });
+        if (!t.ok) throw refusal(t);
+      }
+      const stamps = Object.fromEntries(ALERT_STAMPS[status].filter((s) => attributes[s] == null).map((s) => [s, ctx.now]));
+      const result = await writer.create(ctx, { ...attributes, ...stamps, status, short_id: randomBytes(5).toString('hex') });
+      const alert = announce(ctx, result, [], keep);
+      await record(ctx, c.access, alert.id, 'informational', 'created', `Alert created (${status})`, keep);
+      return { alert, deduplicated: false };
+    });
+  }
+}
+
+/** The alert event action of a status reached by a move. */
+function actionOf(move: AlertMove, status: AlertStatus): AlertEventAction {
+  if ('operation' in move && move.operation === 'escalate') return 'escalated';
+  const actions: Record<AlertStatus, AlertEventAction> = { open: 'open', triggered: 'triggered', acknowledged: 'acknowledged', resolved: 'resolved', deferred: 'snoozed' };
+  return actions[status];
+}
+
+@CommandHandler(ChangeAlertCommand)
+export class ChangeAlertHandler extends ResourceWriteHandler {
+  /**
+   * THE change of an alert: a PATCH's attributes and its `status`, and the operations, all go
+   * through `transition` (alert.state.ts). A refused move changes nothing and answers the
+   * machine's status and detail; a no-op answers the alert unchanged and announces nothing.
+   */
+  execute(c: ChangeAlertCommand): Promise<ResourceObject> {
+    return this.write(c, async (writer, ctx, keep) => {
+      const current = await writer.load(ctx.manager, ctx.organizationId, c.id, true);
+      const from = current.status as AlertStatus;
+      const { change } = c;
+      let move: AlertMove | null = null;
+      const changes: Row = {};
+      if (change.kind === 'update') {
+        const { status, ...rest } = change.attributes;
+        await checkUrgency(ctx, rest);
+        for (const [name, value] of Object.entries(rest)) if (JSON.stringify(value) !== JSON.stringify(snapshotObject(alertSchema, current as Snapshot).attributes[name])) changes[name] = value;
+        if (status !== undefined) move = { status: status as AlertStatus };
+      } else if (change.operation === 'snooze') {
+        move = { operation: 'snooze', delayMinutes: change.delayMinutes as number };
+      } else {
+        move = { operation: change.operation };
+      }
+      const t = move ? transition(from, move) : null;
+      if (t && !t.ok) throw refusal(t);
+      const moved = t !== null && t.ok && t.changed;
+      if (moved) {
+        changes.status = t.status;
+        for (const s of t.sets) if (current[s] == null) changes[s] = ctx.now;
+        for (const s of t.clears) changes[s] = null;
+        changes.snoozed_until = t.delayMinutes === undefined ? null : new Date(ctx.now.getTime() + t.delayMinutes * 60_000);
+      }
+      if (Object.keys(changes).length === 0) return snapshotObject(alertSchema, current as Snapshot);
+      const extra: { type: string; payload?: Row }[] = [];
+      if (moved && t.event) extra.push({ type: t.event, payload: t.delayMinutes === undefined ? {} : { delay_minutes: t.delayMinutes } });
+      if (moved && (t.paging === 'cancel' || t.paging === 'defer')) extra.push({ type: ALERT_PAGING_CANCELLED, payload: { previous_status: from } });
+      const alert = announce(ctx, await writer.update(ctx, String(current.id), changes), extra, keep);
+      if (moved) {
+        const details = t.delayMinutes === undefined ? `Alert ${from} → ${t.status}` : `Alert snoozed for ${t.delayMinutes} minutes`;
+        await record(ctx, c.access, alert.id, 'status_update', actionOf(move!, t.status), details, keep);
+      }
+      const others = Object.keys(changes).filter((n) => !['status', 'started_at', 'ended_at', 'snoozed_until'].includes(n));
+      if (others.length) await record(ctx, c.access, alert.id, 'informational', 'updated', `Alert updated: ${others.join(', ')}`, keep);
+      return alert;
+    });
+  }
+}
+
+export const ALERT_COMMAND_HANDLERS = [CreateAlertHandler, ChangeAlertHandler];

@@ -1,0 +1,82 @@
+import { defineResource, type AttributeDef } from '@taproot/json-api';
+import type { ResourceDefinition } from '@taproot/resources';
+import { ALERT_STATUSES, SNOOZE_MINUTES } from './alert.state';
+
+const text = (description: string, more: Partial<AttributeDef> = {}): AttributeDef => ({ type: 'string', nullable: true, description, ...more });
+const ids = (description: string): AttributeDef => ({ type: 'array', items: { type: 'string' }, nullable: true, description });
+const time = (description: string): AttributeDef => ({ type: 'date-time', nullable: true, filter: true, sortable: true, description });
+const LIST_OPS = ['eq', 'not_eq', 'in', 'not_in'] as const;
+
+/** The reference's notification target types (`new_alert.notification_target_type`). */
+export const NOTIFICATION_TARGET_TYPES = ['User', 'Group', 'EscalationPolicy', 'Service', 'Functionality'] as const;
+
+/**
+ * An alert (reference `alert`): what `POST /v1/alerts` stores and every read answers. `status`
+ * moves only through the lifecycle (alert.state.ts); `short_id` is assigned; `source` is
+ * deprecated, accepted and defaults to `api`.
+ */
+export const alertSchema = defineResource({
+  type: 'alerts',
+  singular: 'alert',
+  path: '/v1/alerts',
+  readTable: 'alerts_read',
+  defaultSort: 'created_at',
+  cursor: true,
+  operations: ['list', 'create', 'get', 'update'],
+  attributes: {
+    short_id: { type: 'string', writable: false, description: 'Short ID of the alert' },
+    summary: { type: 'string', required: true, minLength: 1, maxLength: 10000, searchable: true, description: 'The summary of the alert' },
+    description: text('The description of the alert', { maxLength: 100000, searchable: true }),
+    source: { type: 'string', default: 'api', minLength: 1, maxLength: 255, filter: LIST_OPS, description: 'Deprecated. Accepted for backwards compatibility; new clients should omit. Defaults to `api`.' },
+    status: { type: 'string', enum: ALERT_STATUSES, filter: LIST_OPS, sortable: true, description: 'The status of the alert; set on update through the alert lifecycle (docs/alert-lifecycle.md)' },
+    noise: text('Whether the alert is marked as noise', { enum: ['noise', 'not_noise'], filter: ['eq', 'in', 'null', 'not_null'] }),
+    external_id: text('External ID', { filter: ['eq', 'in'] }),
+    external_url: text('External Url'),
+    deduplication_key: text('Alerts sharing the same deduplication key are treated as a single alert.', { maxLength: 1000, writable: 'create', filter: ['eq', 'in'] }),
+    alert_urgency_id: text('The ID of the alert urgency', { format: 'uuid', filter: ['eq', 'not_eq', 'in', 'not_in', 'null', 'not_null'] }),
+    notification_target_type: text('The type of the notification target', { enum: NOTIFICATION_TARGET_TYPES }),
+    notification_target_id: text('The identifier of the notification target object'),
+    notification_targets: {
+      type: 'array',
+      nullable: true,
+      writable: 'create',
+      items: { type: 'object', properties: { type: { type: 'string', enum: NOTIFICATION_TARGET_TYPES }, id: { type: 'string' } } },
+      description: 'Several destinations to page; takes precedence over notification_target_type/notification_target_id',
+    },
+    service_ids: ids('The Service IDs to attach to the alert'),
+    group_ids: ids('The Group IDs to attach to the alert'),
+    environment_ids: ids('The Environment IDs to attach to the alert'),
+    functionality_ids: ids('The Functionality IDs to attach to the alert'),
+    labels: { type: 'array', items: { type: 'object' }, default: [], alwaysStored: true, description: 'Labels of the alert: {key, value} pairs' },
+    data: { type: 'object', nullable: true, description: 'Additional data' },
+    started_at: time('When the alert started'),
+    ended_at: time('When the alert ended'),
+    snoozed_until: { type: 'date-time', nullable: true, writable: false, description: 'When a deferred alert is triggered again' },
+  },
+  relationships: {
+    incidents: { type: 'incidents', many: true, idAttribute: 'incident_ids' },
+    notified_users: { type: 'users', many: true, idAttribute: 'notified_user_ids' },
+    responders: { type: 'users', many: true, idAttribute: 'responder_ids' },
+    groups: { type: 'groups', many: true, idAttribute: 'group_ids' },
+  },
+});
+
+export const alertDefinition: ResourceDefinition = {
+  schema: alertSchema,
+  context: 'alerting',
+  table: 'alerts',
+  permission: { family: 'alerts' },
+};
+
+/** The body of `POST /v1/alerts/{id}/snooze` (reference `snooze_alert`); the lifecycle checks the bounds (400). */
+export const snoozeAlertSchema = defineResource({
+  type: 'alerts',
+  singular: 'snooze_alert',
+  path: '/v1/alerts',
+  readTable: 'alerts_read',
+  defaultSort: 'created_at',
+  operations: [],
+  attributes: {
+    delay_minutes: { type: 'integer', required: true, minimum: SNOOZE_MINUTES.minimum, maximum: SNOOZE_MINUTES.maximum, description: 'Number of minutes to snooze the alert for' },
+  },
+});

@@ -1,0 +1,126 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
+import { actorOf, AlertCreationLimit, CurrentPrincipal, RateLimiter, RequirePermission, type Principal } from '@taproot/identity';
+import { JsonApiError, parseListQuery, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { ResourceReader } from '@taproot/resources';
+import { DataSource } from 'typeorm';
+import { ChangeAlertCommand, CreateAlertCommand, type AlertAccess, type AlertChange, type AlertCreated } from './alert-commands';
+import { alertSchema } from './alert.schema';
+import { ALERT_OPERATIONS, type AlertOperation } from './alert.state';
+
+const accessOf = (principal: Principal): AlertAccess => ({
+  organizationId: principal.organizationId,
+  actor: actorOf(principal),
+  userId: principal.userId === null ? null : String(principal.userId),
+});
+
+/** `include` names, checked against the alert's relationships by the platform's query parser (400 for an unknown one). */
+const includeOf = (query: FlatQuery, cursorSecret: string): string[] => (query.include === undefined ? [] : parseListQuery(alertSchema, { include: query.include }, { cursorSecret }).include);
+
+/**
+ * `incidents`, `notified_users`, `responders` and `groups` appear only when `include` asks for
+ * them (spec, Jun 15 2026). Nothing links alerts to those records yet (attachments and paging
+ * come later), so each asked relationship has empty linkage and nothing is included.
+ */
+function withIncludes(data: ResourceObject, names: string[]): ResourceObject {
+  if (names.length === 0) return data;
+  return { ...data, relationships: Object.fromEntries(names.map((n) => [n, { data: [] }])) };
+}
+
+/** The operation's body: `snooze` needs `delay_minutes` (reference `snooze_alert`); the others take none. */
+function delayOf(body: unknown): unknown {
+  const attributes = (body as { data?: { attributes?: Record<string, unknown> } } | undefined)?.data?.attributes;
+  return attributes?.delay_minutes;
+}
+
+/** `/v1/alerts`: create (deduplicated, rate limited), read, update and the lifecycle operations; permission family `alerts` (docs/alerts.md). */
+@Controller('v1/alerts')
+export class AlertsController {
+  private readonly reader: ResourceReader;
+  private readonly cursorSecret: string;
+  /** Spec, Limits: 50 alerts a minute per API key, on the shared sliding-window store of the rate limits. */
+  private readonly creationLimit: AlertCreationLimit;
+
+  constructor(
+    private readonly commands: CommandBus,
+    dataSource: DataSource,
+    @Inject(TAPROOT_CONFIG) config: TaprootConfig,
+    @Inject(CLOCK) clock: Clock,
+  ) {
+    this.cursorSecret = config.cursorSecret;
+    this.reader = new ResourceReader(dataSource, config.cursorSecret);
+    this.creationLimit = new AlertCreationLimit(new RateLimiter(dataSource, clock));
+  }
+
+  @Get()
+  @RequirePermission('alerts', 'read')
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery) {
+    const include = includeOf(query, this.cursorSecret);
+    const document = await this.reader.list(alertSchema, principal.organizationId, query);
+    return { ...document, data: document.data.map((d) => withIncludes(d, include)), ...(include.length ? { included: [] } : {}) };
+  }
+
+  @Get(':id')
+  @RequirePermission('alerts', 'read')
+  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: FlatQuery) {
+    const include = includeOf(query, this.cursorSecret);
+    const { data } = await this.reader.get(alertSchema, principal.organizationId, id);
+    return { data: withIncludes(data, include), ...(include.length ? { included: [] } : {}) };
+  }
+
+  /** 201 with a new alert; 200 with the unresolved alert a duplicate key was folded into. */
+  @Post()
+  @RequirePermission('alerts', 'create')
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: { status(code: number): unknown }) {
+    const { attributes } = parseResourcePayload(alertSchema, body, 'create');
+    if (principal.apiKeyId) await this.creationLimit.consume({ apiKeyId: principal.apiKeyId });
+    const created: AlertCreated = await this.commands.execute(new CreateAlertCommand(accessOf(principal), attributes));
+    reply.status(created.deduplicated ? 200 : 201);
+    return { data: created.alert };
+  }
+
+  @Patch(':id')
+  @RequirePermission('alerts', 'update')
+  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    const { attributes } = parseResourcePayload(alertSchema, body, 'update');
+    return this.change(principal, id, { kind: 'update', attributes });
+  }
+
+  private async change(principal: Principal, id: string, change: AlertChange) {
+    return { data: (await this.commands.execute(new ChangeAlertCommand(accessOf(principal), id, change))) as ResourceObject };
+  }
+
+  private operation(principal: Principal, id: string, operation: AlertOperation, body: unknown) {
+    if (!ALERT_OPERATIONS.includes(operation)) throw JsonApiError.notFound('alerts', id);
+    return this.change(principal, id, operation === 'snooze' ? { kind: 'operation', operation, delayMinutes: delayOf(body) } : { kind: 'operation', operation });
+  }
+
+  @Post(':id/acknowledge')
+  @RequirePermission('alerts', 'update')
+  @HttpCode(200)
+  acknowledge(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.operation(principal, id, 'acknowledge', body);
+  }
+
+  @Post(':id/resolve')
+  @RequirePermission('alerts', 'update')
+  @HttpCode(200)
+  resolve(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.operation(principal, id, 'resolve', body);
+  }
+
+  @Post(':id/snooze')
+  @RequirePermission('alerts', 'update')
+  @HttpCode(200)
+  snooze(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.operation(principal, id, 'snooze', body);
+  }
+
+  @Post(':id/escalate')
+  @RequirePermission('alerts', 'update')
+  @HttpCode(200)
+  escalate(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.operation(principal, id, 'escalate', body);
+  }
+}
