@@ -1,25 +1,35 @@
+import { INBOUND_ALERTS_URL } from '@taproot/alerting';
 import { JSON_API_MEDIA_TYPE, JsonApiError } from '@taproot/json-api';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
 
 /**
  * JSON:API wire rules for every /v1 route (spec, "Wire conventions"): bodies must be sent as
- * `application/vnd.api+json` (415 otherwise) and every response is of that media type.
+ * `application/vnd.api+json` (415 otherwise; the inbound alert route also takes `application/json`)
+ * and every response is of that media type.
  */
 function enforceMediaType(fastify: FastifyInstance): void {
-  fastify.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string', bodyLimit: 1_048_576 }, (_req, body, done) => {
+  // The exact bytes received stay on the request (`rawBody`): inbound alert signatures are HMACs of them.
+  const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    (req as FastifyRequest & { rawBody?: string }).rawBody = body as string;
     try {
       done(null, body === '' ? undefined : JSON.parse(body as string));
     } catch {
       done(Object.assign(new Error('malformed JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined);
     }
-  });
+  };
+  fastify.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string', bodyLimit: 1_048_576 }, parseJson);
+  // Plain JSON is accepted on the inbound alert route only (the onRequest rule below refuses it elsewhere).
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1_048_576 }, parseJson);
   fastify.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v1/')) return;
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     const mediaType = request.headers['content-type']?.split(';')[0].trim().toLowerCase();
-    if (hasBody && mediaType !== JSON_API_MEDIA_TYPE) {
+    // Monitoring tools post alerts as application/json (docs/alert-sources.md).
+    const accepted = mediaType === JSON_API_MEDIA_TYPE || (mediaType === 'application/json' && INBOUND_ALERTS_URL.test(request.url));
+    if (hasBody && !accepted) {
       throw JsonApiError.of(
         415,
         'Unsupported media type',

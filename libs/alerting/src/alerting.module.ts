@@ -1,6 +1,9 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
+import { AlertIngestionController } from './alert-sources/alert-ingestion.controller';
+import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/alert-source.schema';
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
 import { alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
 import { ALERT_COMMAND_HANDLERS } from './alerts/alert-commands';
@@ -8,16 +11,22 @@ import { alertEventDefinition } from './alerts/alert-event.schema';
 import { alertDefinition } from './alerts/alert.schema';
 import { AlertsController } from './alerts/alerts.controller';
 
-export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition];
+export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition];
 
 /** The alerting bounded context: alert urgencies and fields, alerts and their events; sources arrive next. */
 @Module({
   // The alert controller goes first: its routes (`/v1/alerts/...`) are its own.
-  controllers: [AlertsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
+  controllers: [AlertsController, AlertIngestionController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
   providers: [...ALERT_COMMAND_HANDLERS],
 })
 export class AlertingModule implements OnModuleInit {
-  constructor(private readonly projections: ProjectionRunner) {}
+  constructor(
+    private readonly projections: ProjectionRunner,
+    @Inject(TAPROOT_CONFIG) config: TaprootConfig,
+  ) {
+    // webhook_endpoint is an absolute URL on the API's public base URL.
+    alertSourceEndpoints.base = config.publicUrl;
+  }
 
   async onModuleInit(): Promise<void> {
     for (const definition of [...ALERTING_RESOURCES, alertDefinition, alertEventDefinition]) await this.projections.register(new ResourceListProjection(definition));

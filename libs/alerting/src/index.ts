@@ -1,13 +1,16 @@
 import { CreateAlertUrgenciesAndFields1732300002000 } from './migrations/1732300002000-create-alert-urgencies-and-fields';
 import { CreateAlerts1732300002100 } from './migrations/1732300002100-create-alerts';
+import { CreateAlertSources1732300002200 } from './migrations/1732300002200-create-alert-sources';
 
 export { AlertingModule, ALERTING_RESOURCES } from './alerting.module';
 export { alertUrgencySchema, alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
 export { alertFieldSchema, alertFieldDefinition, ALERT_FIELD_KINDS } from './alert-fields/alert-field.schema';
 export * from './alerts/alert.state';
 
-export const ALERTING_MIGRATIONS = [CreateAlertUrgenciesAndFields1732300002000, CreateAlerts1732300002100];
+export const ALERTING_MIGRATIONS = [CreateAlertUrgenciesAndFields1732300002000, CreateAlerts1732300002100, CreateAlertSources1732300002200];
 export { alertSchema, alertDefinition } from './alerts/alert.schema';
 export { alertEventSchema, alertEventDefinition, ALERT_EVENT_KINDS, ALERT_EVENT_ACTIONS } from './alerts/alert-event.schema';
 export { ALERT_PAGING_CANCELLED } from './alerts/alert-commands';
 export { ALERTS_OPENAPI } from './alerts/alert.openapi';
+export { alertSourceSchema, alertSourceDefinition, ALERT_SOURCE_TYPES, INBOUND_ALERTS_URL } from './alert-sources/alert-source.schema';
+export { signBody, SIGNATURE_HEADER } from './ingestion';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CommandHandler } from '@nestjs/cqrs';
-import { existingIds, JsonApiError, type ResourceObject } from '@taproot/json-api';
+import { existingIds, JsonApiError, type Queryable, type ResourceObject } from '@taproot/json-api';
 import { domainEvent, type EventActor } from '@taproot/messaging';
 import { ResourceWriteHandler, ResourceWriter, snapshotObject, type Keep, type Row, type Snapshot, type WriteContext } from '@taproot/resources';
 import { alertTrailDefinition, type AlertEventAction } from './alert-event.schema';
@@ -80,13 +80,22 @@ function announce(ctx: WriteContext, result: { snapshot: Snapshot; events: Retur
 
 const refusal = (t: Extract<AlertTransition, { ok: false }>) => JsonApiError.of(t.status, 'Alert status change refused', t.detail, t.code.toUpperCase());
 
-/** `alert_urgency_id` must name an urgency of the organization. */
-async function checkUrgency(ctx: WriteContext, attributes: Row): Promise<void> {
+/** `alert_urgency_id` must name an urgency of the organization (alerts and alert sources). */
+export async function checkUrgency(ctx: WriteContext, attributes: Row): Promise<void> {
   const id = attributes.alert_urgency_id;
   if (id == null) return;
   if (!(await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, [String(id)])).has(String(id))) {
     throw JsonApiError.invalidAttributes([{ attribute: 'alert_urgency_id', detail: `alert_urgency_id: ${String(id)} is not an alert urgency of this organization`, code: 'UNKNOWN_ALERT_URGENCY' }]);
   }
+}
+
+/** The organization's unresolved alert of `source` with the deduplication key (index `alerts_dedup`): what a duplicate folds into and a resolving item resolves. */
+export async function unresolvedAlert(db: Queryable, organizationId: string, source: string, key: string): Promise<{ id: string } | undefined> {
+  const [found] = (await db.query(
+    "SELECT id FROM alerts WHERE organization_id = $1 AND source = $2 AND deduplication_key = $3 AND status <> 'resolved' ORDER BY created_at LIMIT 1",
+    [organizationId, source, key],
+  )) as { id: string }[];
+  return found;
 }
 
 const hasTarget = (a: Row) => (Array.isArray(a.notification_targets) && a.notification_targets.length > 0) || (a.notification_target_type != null && a.notification_target_id != null);
@@ -109,10 +118,7 @@ export class CreateAlertHandler extends ResourceWriteHandler {
       const key = attributes.deduplication_key;
       if (key != null) {
         await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [`alerts:${ctx.organizationId}:${String(attributes.source)}`, String(key)]);
-        const [existing] = (await ctx.manager.query(
-          "SELECT id FROM alerts WHERE organization_id = $1 AND source = $2 AND deduplication_key = $3 AND status <> 'resolved' ORDER BY created_at LIMIT 1",
-          [ctx.organizationId, attributes.source, key],
-        )) as { id: string }[];
+        const existing = await unresolvedAlert(ctx.manager, ctx.organizationId, String(attributes.source), String(key));
         if (existing) {
           const changes = Object.fromEntries(REFRESHED.filter((name) => name in attributes).map((name) => [name, attributes[name]]));
           const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep);

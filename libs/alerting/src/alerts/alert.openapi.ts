@@ -49,7 +49,39 @@ function alertsOpenApi() {
       },
     };
   }
+  paths['/v1/alert_sources/{id}/alerts'] = INBOUND_PATH;
   return { schemas, paths };
 }
+
+/**
+ * The inbound alert route (docs/alert-sources.md): public, authenticated by the source id with
+ * its secret (an HMAC of the raw body, or `?secret=`); the body is the sender's own JSON.
+ */
+const INBOUND_PATH = {
+  parameters: [
+    { ...ID, description: 'The alert source id (its webhook_endpoint names it)' },
+    { name: 'secret', in: 'query', required: false, schema: { type: 'string' }, description: "The source's secret, for senders that cannot sign (not for generic webhooks)" },
+    { name: 'X-Taproot-Signature', in: 'header', required: false, schema: { type: 'string', pattern: '^sha256=[0-9a-fA-F]{64}$' }, description: "sha256=<hex HMAC-SHA256 of the raw body keyed with the source's secret>; required for generic webhooks" },
+  ],
+  post: {
+    operationId: 'ingestAlerts',
+    summary: 'Send alerts to an alert source (generic webhook JSON, Alertmanager webhook)',
+    tags: ['AlertSources'],
+    security: [],
+    requestBody: { required: true, content: { 'application/json': { schema: { description: "The sender's payload, mapped by the source's configuration", oneOf: [{ type: 'object' }, { type: 'array' }] } } } },
+    responses: {
+      '202': {
+        description: 'the alerts created, deduplicated into or resolved by the payload',
+        content: { [MEDIA]: { schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object' } } } } } },
+      },
+      '401': errors('unknown source, or a missing or wrong signature or secret: nothing is stored'),
+      '409': errors('the alert source is disabled: nothing is stored (code ALERT_SOURCE_DISABLED)'),
+      '413': errors('body larger than 1 MB'),
+      '415': errors('request body is neither application/json nor application/vnd.api+json'),
+      '422': errors("the payload or the source's mapping cannot be used (pointer: the offending field)"),
+      '429': { description: 'more than 50 alerts a minute for this source', content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } } } } } },
+    },
+  },
+};
 
 export const ALERTS_OPENAPI = alertsOpenApi();

@@ -28,6 +28,11 @@ export interface TaprootConfig {
   rateLimitReadsPerMinute: number;
   rateLimitWritesPerMinute: number;
   /** OAuth access tokens are accepted when all three are set (the auth app's issuer). */
+  /**
+   * The API's public base URL (`PUBLIC_URL`, e.g. https://taproot.example.com): absolute URLs the
+   * API hands out (an alert source's `webhook_endpoint`) start with it. Unset: `http://HOST:PORT`.
+   */
+  publicUrl: string;
   oauthIssuer: string | null;
   oauthAudience: string | null;
   oauthJwksUrl: string | null;
@@ -95,6 +100,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     relayPollMs: int(env, 'RELAY_POLL_MS', 250, 10, 60000),
     rateLimitReadsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 3000, 1, 10_000_000),
     rateLimitWritesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 3000, 1, 10_000_000),
+    publicUrl: (url(env, 'PUBLIC_URL') ?? `http://${optional(env, 'HOST') ?? '127.0.0.1'}:${int(env, 'PORT', 3000, 0, 65535)}`).replace(/\/+$/, ''),
     oauthIssuer: optional(env, 'OAUTH_ISSUER'),
     oauthAudience: optional(env, 'OAUTH_AUDIENCE'),
     oauthJwksUrl: url(env, 'OAUTH_JWKS_URL'),

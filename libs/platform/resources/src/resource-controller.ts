@@ -54,6 +54,8 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   // Each route checks its action on the resource's permission family (docs/permissions.md).
   const family = definition.permission?.family ?? (isPermissionFamily(schema.type) ? schema.type : null);
   const requires = (action: CrudAction): MethodDecorator => (family ? RequirePermission(family, action) : () => undefined);
+  const reads = definition.permission?.reads;
+  const requiresRead: MethodDecorator = reads ? RequirePermission(reads.family, reads.action) : requires('read');
   const requiresWrite = (action: CrudAction): MethodDecorator => requires(definition.permission?.writes ?? action);
   const access = definition.parentAccess;
   if (access && !schema.parent) throw new Error(`${schema.type}: parentAccess needs a parent`);
@@ -104,7 +106,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     }
 
     @Get(lists)
-    @requires('read')
+    @requiresRead
     async list(@CurrentPrincipal() principal: Principal, @Param() params: Record<string, string>, @Query() query: FlatQuery) {
       serves('list');
       const parentId = await this.parentOf(principal, params);
@@ -113,7 +115,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     }
 
     @Get(`${records}/:id`)
-    @requires('read')
+    @requiresRead
     get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
       serves('get');
       return this.visible(principal, id);

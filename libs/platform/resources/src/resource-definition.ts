@@ -40,6 +40,11 @@ export interface ResourceDefinition {
      * another one (an incident's action items: `update` on incidents, as its timeline).
      */
     writes?: CrudAction;
+    /**
+     * The permission list/get check instead of `read` on the family: a family without `read`
+     * (on-call `alert_sources`) is read with another one (`alerts` read).
+     */
+    reads?: { family: PermissionFamily; action: CrudAction };
   };
   /**
    * The array attribute (and write-table column) naming the teams that own a record: a team API

@@ -62,7 +62,8 @@ export class ResourceWriter {
       attributes.position = await this.nextPosition(ctx.manager, ctx.organizationId);
     }
     if (this.def.rules?.beforeCreate) attributes = await this.def.rules.beforeCreate(attributes, ctx);
-    const row: Row = { id: randomUUID(), organization_id: ctx.organizationId, created_at: ctx.now, updated_at: ctx.now };
+    // A beforeCreate rule may assign the id (a payload never carries one: only declared attributes pass).
+    const row: Row = { id: typeof attributes.id === 'string' ? attributes.id : randomUUID(), organization_id: ctx.organizationId, created_at: ctx.now, updated_at: ctx.now };
     for (const [name, def] of Object.entries(schema.attributes)) {
       if (name === 'created_at' || name === 'updated_at') continue;
       if (name in attributes) row[def.column ?? name] = toColumn(def, attributes[name]);
