@@ -73,6 +73,39 @@ describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
     assert.equal(resolved.body.data[0].attributes.status, 'resolved');
   });
 
+  test('two generic webhook sources receiving one payload open one alert each; each resolution resolves only its own', async () => {
+    const first = await newSource({ source_type: 'generic_webhook', ...GRAFANA });
+    const second = await newSource({ source_type: 'generic_webhook', ...GRAFANA });
+    const key = `two-sources-${Math.random()}`;
+    const groupKey = `{}:{alertname="${key}"}`;
+    const firing = JSON.stringify({ ...JSON.parse(fixture('grafana-webhook.json')), groupKey, status: 'firing' });
+    const resolving = JSON.stringify({ ...JSON.parse(firing), status: 'resolved' });
+    const send = (source: Source, raw: string) => post(source.path, raw, { 'x-taproot-signature': signBody(raw, source.secret) });
+
+    const a = await send(first, firing);
+    const b = await send(second, firing);
+    assert.equal(a.status, 202, JSON.stringify(a.body));
+    assert.equal(b.status, 202, JSON.stringify(b.body));
+    const [alertA] = a.body.data;
+    const [alertB] = b.body.data;
+    assert.equal(alertA.attributes.deduplication_key, key);
+    assert.equal(alertB.attributes.deduplication_key, key);
+    assert.notEqual(alertA.id, alertB.id, 'another source of the same type does not deduplicate');
+    assert.equal(alertA.attributes.alert_source_id, first.id);
+    assert.equal(alertB.attributes.alert_source_id, second.id);
+    assert.equal((await send(first, firing)).body.data[0].id, alertA.id, 'a repeat to the same source deduplicates');
+    assert.deepEqual((await alertsOf(`filter[alert_source_id]=${second.id}`)).map((x) => x.id), [alertB.id]);
+
+    const resolvedA = await send(first, resolving);
+    assert.equal(resolvedA.status, 202, JSON.stringify(resolvedA.body));
+    assert.deepEqual(resolvedA.body.data.map((x: { id: string }) => x.id), [alertA.id]);
+    const statuses = async () => Object.fromEntries((await alertsOf(`filter[deduplication_key]=${encodeURIComponent(key)}`)).map((x) => [x.id, x.attributes.status]));
+    assert.deepEqual(await statuses(), { [alertA.id]: 'resolved', [alertB.id]: 'open' });
+    const resolvedB = await send(second, resolving);
+    assert.deepEqual(resolvedB.body.data.map((x: { id: string }) => x.id), [alertB.id]);
+    assert.deepEqual(await statuses(), { [alertA.id]: 'resolved', [alertB.id]: 'resolved' });
+  });
+
   test('a missing, wrong or foreign signature answers 401 and stores nothing; an unknown source answers the same', async () => {
     const source = await newSource({ source_type: 'generic_webhook' });
     const raw = JSON.stringify({ title: 'unsigned-marker' });

@@ -183,6 +183,20 @@ describe('alerts over HTTP', () => {
     assert.notEqual(fresh.body.data.id, id);
   });
 
+  test('POST /v1/alerts alerts carry no alert_source_id (a client cannot set one) and still deduplicate among themselves by source', async () => {
+    const key = randomUUID();
+    const first = await send('POST', '/v1/alerts', doc({ summary: 'api dup', deduplication_key: key, source: 'generic_webhook', alert_source_id: randomUUID() }));
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    assert.equal(first.body.data.attributes.alert_source_id, null);
+    const again = await send('POST', '/v1/alerts', doc({ summary: 'api dup 2', deduplication_key: key, source: 'generic_webhook' }));
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.body.data.id, first.body.data.id);
+    assert.equal(again.body.data.attributes.summary, 'api dup 2');
+    const listed = await send('GET', `/v1/alerts?filter[deduplication_key]=${key}&filter[alert_source_id][null]=true`);
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.deepEqual(listed.body.data.map((a: { id: string }) => a.id), [first.body.data.id]);
+  });
+
   test('alert creation is limited to 50 per minute per API key with the spec body', async () => {
     const o = await api.newOrganization();
     for (let i = 0; i < 50; i++) assert.equal((await send('POST', '/v1/alerts', doc({ summary: `n${i}` }), o.token)).status, 201);

@@ -1,13 +1,14 @@
 import { CreateAlertUrgenciesAndFields1732300002000 } from './migrations/1732300002000-create-alert-urgencies-and-fields';
 import { CreateAlerts1732300002100 } from './migrations/1732300002100-create-alerts';
 import { CreateAlertSources1732300002200 } from './migrations/1732300002200-create-alert-sources';
+import { AddAlertSourceIds1732300002300 } from './migrations/1732300002300-add-alert-source-ids';
 
 export { AlertingModule, ALERTING_RESOURCES } from './alerting.module';
 export { alertUrgencySchema, alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
 export { alertFieldSchema, alertFieldDefinition, ALERT_FIELD_KINDS } from './alert-fields/alert-field.schema';
 export * from './alerts/alert.state';
 
-export const ALERTING_MIGRATIONS = [CreateAlertUrgenciesAndFields1732300002000, CreateAlerts1732300002100, CreateAlertSources1732300002200];
+export const ALERTING_MIGRATIONS = [CreateAlertUrgenciesAndFields1732300002000, CreateAlerts1732300002100, CreateAlertSources1732300002200, AddAlertSourceIds1732300002300];
 export { alertSchema, alertDefinition } from './alerts/alert.schema';
 export { alertEventSchema, alertEventDefinition, ALERT_EVENT_KINDS, ALERT_EVENT_ACTIONS } from './alerts/alert-event.schema';
 export { ALERT_PAGING_CANCELLED } from './alerts/alert-commands';

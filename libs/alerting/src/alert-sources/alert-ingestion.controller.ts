@@ -47,8 +47,9 @@ const sameSecret = (given: string, secret: string) => {
  * Public (no bearer token): the unguessable source id with its secret authenticates the sender,
  * as an HMAC of the raw body (`X-Taproot-Signature: sha256=<hex>`, required for generic webhooks)
  * or, for senders that cannot sign (Alertmanager), the `?secret=` query. Each payload item becomes
- * an alert through the alert create command (deduplication, events: one path); a resolving item
- * resolves the unresolved alert with its deduplication key through the alert change command.
+ * an alert of the source (`alert_source_id`) through the alert create command (deduplication,
+ * events: one path); a resolving item resolves the source's unresolved alert with its
+ * deduplication key through the alert change command.
  */
 @Public()
 @Controller('v1/alert_sources')
@@ -114,16 +115,16 @@ export class AlertIngestionController {
 
   private attributesOf(source: SourceRow, draft: AlertDraft): Row {
     const { resolve: _resolve, ...attributes } = draft;
-    const row: Row = { ...attributes, source: source.source_type };
+    const row: Row = { ...attributes, source: source.source_type, alert_source_id: source.id };
     if (source.alert_urgency_id) row.alert_urgency_id = source.alert_urgency_id;
     for (const [name, value] of Object.entries(row)) if (value === null) delete row[name];
     return row;
   }
 
-  /** A resolving item resolves the organization's unresolved alert of this source type with its key; without one there is nothing to resolve. */
+  /** A resolving item resolves this alert source's unresolved alert with its key; without one there is nothing to resolve. */
   private async resolve(access: AlertAccess, source: SourceRow, draft: AlertDraft): Promise<ResourceObject | null> {
     if (draft.deduplication_key == null) return null;
-    const alert = await unresolvedAlert(this.dataSource, source.organization_id, source.source_type, draft.deduplication_key);
+    const alert = await unresolvedAlert(this.dataSource, source.organization_id, source.source_type, source.id, draft.deduplication_key);
     if (!alert) return null;
     return this.commands.execute(new ChangeAlertCommand(access, alert.id, { kind: 'operation', operation: 'resolve' }));
   }

@@ -89,11 +89,17 @@ export async function checkUrgency(ctx: WriteContext, attributes: Row): Promise<
   }
 }
 
-/** The organization's unresolved alert of `source` with the deduplication key (index `alerts_dedup`): what a duplicate folds into and a resolving item resolves. */
-export async function unresolvedAlert(db: Queryable, organizationId: string, source: string, key: string): Promise<{ id: string } | undefined> {
+/**
+ * The organization's unresolved alert of `source` and alert source with the deduplication key
+ * (index `alerts_dedup`): what a duplicate folds into and a resolving item resolves. An alert
+ * source's alerts match on its id; `alertSourceId` null (alerts posted to `/v1/alerts`) matches
+ * only alerts without one, by `source`.
+ */
+export async function unresolvedAlert(db: Queryable, organizationId: string, source: string, alertSourceId: string | null, key: string): Promise<{ id: string } | undefined> {
+  const bySource = alertSourceId === null ? 'alert_source_id IS NULL' : 'alert_source_id = $4';
   const [found] = (await db.query(
-    "SELECT id FROM alerts WHERE organization_id = $1 AND source = $2 AND deduplication_key = $3 AND status <> 'resolved' ORDER BY created_at LIMIT 1",
-    [organizationId, source, key],
+    `SELECT id FROM alerts WHERE organization_id = $1 AND source = $2 AND deduplication_key = $3 AND ${bySource} AND status <> 'resolved' ORDER BY created_at LIMIT 1`,
+    alertSourceId === null ? [organizationId, source, key] : [organizationId, source, key, alertSourceId],
   )) as { id: string }[];
   return found;
 }
@@ -107,7 +113,8 @@ const REFRESHED = ['summary', 'description', 'labels', 'data', 'external_id', 'e
 export class CreateAlertHandler extends ResourceWriteHandler {
   /**
    * Creates an alert, or deduplicates it: under a transaction-level advisory lock on
-   * (organization, source, key), an unresolved alert of the same source with the key is updated
+   * (organization, source, alert source, key), an unresolved alert of the same source and alert
+   * source (`alert_source_id`, null for `/v1/alerts`) with the key is updated
    * instead (docs/alerts.md). A new alert pages (`triggered`) when it names a notification
    * target, otherwise it is `open`; a client may set another status except `deferred`.
    */
@@ -117,8 +124,9 @@ export class CreateAlertHandler extends ResourceWriteHandler {
       await checkUrgency(ctx, attributes);
       const key = attributes.deduplication_key;
       if (key != null) {
-        await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [`alerts:${ctx.organizationId}:${String(attributes.source)}`, String(key)]);
-        const existing = await unresolvedAlert(ctx.manager, ctx.organizationId, String(attributes.source), String(key));
+        const alertSourceId = attributes.alert_source_id == null ? null : String(attributes.alert_source_id);
+        await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [`alerts:${ctx.organizationId}:${String(attributes.source)}:${alertSourceId ?? ''}`, String(key)]);
+        const existing = await unresolvedAlert(ctx.manager, ctx.organizationId, String(attributes.source), alertSourceId, String(key));
         if (existing) {
           const changes = Object.fromEntries(REFRESHED.filter((name) => name in attributes).map((name) => [name, attributes[name]]));
           const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep);

@@ -33,6 +33,11 @@ export const alertSchema = defineResource({
     external_id: text('External ID', { filter: ['eq', 'in'] }),
     external_url: text('External Url'),
     deduplication_key: text('Alerts sharing the same deduplication key are treated as a single alert.', { maxLength: 1000, writable: 'create', filter: ['eq', 'in'] }),
+    alert_source_id: text('The ID of the alert source the alert came in through (null for alerts posted to /v1/alerts); deduplication and resolution are scoped to it', {
+      format: 'uuid',
+      writable: false,
+      filter: ['eq', 'not_eq', 'in', 'not_in', 'null', 'not_null'],
+    }),
     alert_urgency_id: text('The ID of the alert urgency', { format: 'uuid', filter: ['eq', 'not_eq', 'in', 'not_in', 'null', 'not_null'] }),
     notification_target_type: text('The type of the notification target', { enum: NOTIFICATION_TARGET_TYPES }),
     notification_target_id: text('The identifier of the notification target object'),
