@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signBody } from '@taproot/alerting';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { startTestApi, withinOneMinute, type TestApi, type TestOrganization } from '../src/testing';
 
 const FIXTURES = join(__dirname, '../../../libs/alerting/src/ingestion/fixtures');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -155,6 +155,7 @@ describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
 
   test('past 50 alerts a minute for one source the answer is 429 with the spec body', async () => {
     const source = await newSource({ source_type: 'generic_webhook' });
+    await withinOneMinute();
     const raw = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `burst ${i}` })));
     const burst = await post(source.path, raw, { 'x-taproot-signature': signBody(raw, source.secret) });
     assert.equal(burst.status, 202, JSON.stringify(burst.body).slice(0, 500));

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@taproot/messaging';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { startTestApi, withinOneMinute, type TestApi, type TestOrganization } from '../src/testing';
 
 type Attributes = Record<string, unknown>;
 const doc = (attributes: Attributes, type = 'alerts') => ({ data: { type, attributes } });
@@ -199,6 +199,7 @@ describe('alerts over HTTP', () => {
 
   test('alert creation is limited to 50 per minute per API key with the spec body', async () => {
     const o = await api.newOrganization();
+    await withinOneMinute();
     for (let i = 0; i < 50; i++) assert.equal((await send('POST', '/v1/alerts', doc({ summary: `n${i}` }), o.token)).status, 201);
     const over = await send('POST', '/v1/alerts', doc({ summary: 'n50' }), o.token);
     assert.equal(over.status, 429);

@@ -136,3 +136,14 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * Waits, when needed, until at least `seconds` remain of the wall clock's current minute. The
+ * rate limiter slides over minute windows: a burst that must hit a limit should not straddle two
+ * (window edges are tested separately with an injected clock).
+ */
+export async function withinOneMinute(seconds = 20): Promise<void> {
+  const now = new Date();
+  const left = 60 - (now.getUTCSeconds() + now.getUTCMilliseconds() / 1000);
+  if (left < seconds) await new Promise((r) => setTimeout(r, (left + 0.5) * 1000));
+}
