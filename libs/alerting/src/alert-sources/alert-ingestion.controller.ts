@@ -1,8 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Controller, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
-import { AlertCreationLimit, Public, RateLimiter } from '@taproot/identity';
+import { AlertCreationLimit, Public } from '@taproot/identity';
 import { JsonApiError, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import type { Row } from '@taproot/resources';
 import { DataSource } from 'typeorm';
@@ -54,16 +53,11 @@ const sameSecret = (given: string, secret: string) => {
 @Public()
 @Controller('v1/alert_sources')
 export class AlertIngestionController {
-  private readonly creationLimit: AlertCreationLimit;
-
   constructor(
     private readonly commands: CommandBus,
     private readonly dataSource: DataSource,
-    @Inject(TAPROOT_CONFIG) _config: TaprootConfig,
-    @Inject(CLOCK) clock: Clock,
-  ) {
-    this.creationLimit = new AlertCreationLimit(new RateLimiter(dataSource, clock));
-  }
+    private readonly creationLimit: AlertCreationLimit,
+  ) {}
 
   @Post(':id/alerts')
   @HttpCode(202)

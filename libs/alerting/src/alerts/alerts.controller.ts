@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
-import { actorOf, AlertCreationLimit, CurrentPrincipal, RateLimiter, RequirePermission, type Principal } from '@taproot/identity';
+import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
+import { actorOf, AlertCreationLimit, CurrentPrincipal, RequirePermission, type Principal } from '@taproot/identity';
 import { JsonApiError, parseListQuery, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { ResourceReader } from '@taproot/resources';
 import { DataSource } from 'typeorm';
@@ -39,18 +39,15 @@ function delayOf(body: unknown): unknown {
 export class AlertsController {
   private readonly reader: ResourceReader;
   private readonly cursorSecret: string;
-  /** Spec, Limits: 50 alerts a minute per API key, on the shared sliding-window store of the rate limits. */
-  private readonly creationLimit: AlertCreationLimit;
-
   constructor(
     private readonly commands: CommandBus,
     dataSource: DataSource,
     @Inject(TAPROOT_CONFIG) config: TaprootConfig,
-    @Inject(CLOCK) clock: Clock,
+    /** Spec, Limits: 50 alerts a minute per API key, on the shared sliding-window store of the rate limits. */
+    private readonly creationLimit: AlertCreationLimit,
   ) {
     this.cursorSecret = config.cursorSecret;
     this.reader = new ResourceReader(dataSource, config.cursorSecret);
-    this.creationLimit = new AlertCreationLimit(new RateLimiter(dataSource, clock));
   }
 
   @Get()

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import { DataSource } from 'typeorm';
@@ -17,7 +17,12 @@ import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
 import { AuditsModule } from './audits/audits.module';
 
-/** Authentication and rate limits for every route of the app that imports it (opt out with `@Public()`). */
+/**
+ * Authentication and rate limits for every route of the app that imports it (opt out with
+ * `@Public()`). Global, so contexts inject its exports (the alert-creation limit) without
+ * importing the module a second time.
+ */
+@Global()
 @Module({
   imports: [ApiKeysModule, UsersModule, TeamsModule, AuditsModule],
   providers: [
