@@ -61,6 +61,7 @@ import {
   type LoadResult,
   type LoadSpec,
   type LoopResult,
+  ratioRow,
   type SummaryRow,
 } from './harness';
 import { benchIncidents, INCIDENTS } from './incidents';
@@ -581,89 +582,25 @@ async function main(): Promise<void> {
       verdict: 'info',
     });
     const cursorRatio = ratio(lists.cursorDeep.latencyMs.p50, lists.page1.latencyMs.p50);
-    rows.push({
-      measure: `list p50: cursor page ${DEEP_PAGE} / page 1`,
-      a: `${lists.cursorDeep.latencyMs.p50} ms`,
-      b: `${lists.page1.latencyMs.p50} ms`,
-      ratio: cursorRatio,
-      ratioText: String(cursorRatio),
-      target: '<= 1.3',
-      verdict: cursorRatio !== null && cursorRatio <= 1.3 ? 'PASS' : 'MISS',
-    });
+    rows.push(ratioRow(`list p50: cursor page ${DEEP_PAGE} / page 1`, `${lists.cursorDeep.latencyMs.p50} ms`, `${lists.page1.latencyMs.p50} ms`, cursorRatio, '<=', 1.3));
     const cursorP99 = ratio(lists.cursorDeep.latencyMs.p99, lists.page1.latencyMs.p99);
-    rows.push({
-      measure: `list p99: cursor page ${DEEP_PAGE} / page 1`,
-      a: `${lists.cursorDeep.latencyMs.p99} ms`,
-      b: `${lists.page1.latencyMs.p99} ms`,
-      ratio: cursorP99,
-      ratioText: String(cursorP99),
-      target: '<= 1.3',
-      verdict: cursorP99 !== null && cursorP99 <= 1.3 ? 'PASS' : 'MISS',
-    });
+    rows.push(ratioRow(`list p99: cursor page ${DEEP_PAGE} / page 1`, `${lists.cursorDeep.latencyMs.p99} ms`, `${lists.page1.latencyMs.p99} ms`, cursorP99, '<=', 1.3));
     const offsetRatio = ratio(lists.offsetDeep.latencyMs.p50, lists.page1.latencyMs.p50);
-    rows.push({
-      measure: `list p50: page[number]=${DEEP_PAGE} / page 1`,
-      a: `${lists.offsetDeep.latencyMs.p50} ms`,
-      b: `${lists.page1.latencyMs.p50} ms`,
-      ratio: offsetRatio,
-      ratioText: String(offsetRatio),
-      target: '(reported)',
-      verdict: 'info',
-    });
+    rows.push(ratioRow(`list p50: page[number]=${DEEP_PAGE} / page 1`, `${lists.offsetDeep.latencyMs.p50} ms`, `${lists.page1.latencyMs.p50} ms`, offsetRatio));
     const createRatio = ratio(creates.http.okPerSec, creates.raw.opsPerSec);
-    rows.push({
-      measure: 'creates: HTTP POST / raw INSERT+outbox',
-      a: `${creates.http.okPerSec} rows/s`,
-      b: `${creates.raw.opsPerSec} rows/s`,
-      ratio: createRatio,
-      ratioText: String(createRatio),
-      target: '>= 0.5',
-      verdict: createRatio !== null && createRatio >= 0.5 ? 'PASS' : 'MISS',
-    });
+    rows.push(ratioRow('creates: HTTP POST / raw INSERT+outbox', `${creates.http.okPerSec} rows/s`, `${creates.raw.opsPerSec} rows/s`, createRatio, '>=', 0.5));
     const emptyRatio = ratio(creates.httpEmptyOrg.okPerSec, creates.raw.opsPerSec);
-    rows.push({
-      measure: 'creates: HTTP POST into an org empty at start / raw',
-      a: `${creates.httpEmptyOrg.okPerSec} rows/s`,
-      b: `${creates.raw.opsPerSec} rows/s`,
-      ratio: emptyRatio,
-      ratioText: String(emptyRatio),
-      target: '(reported)',
-      verdict: 'info',
-    });
+    rows.push(ratioRow('creates: HTTP POST into an org empty at start / raw', `${creates.httpEmptyOrg.okPerSec} rows/s`, `${creates.raw.opsPerSec} rows/s`, emptyRatio));
     const healthRatio = ratio(health.api.okPerSec, health.hello.okPerSec);
-    rows.push({
-      measure: `GET /healthz: api / bare Fastify (medians of ${HEALTH_ROUNDS})`,
-      a: `${health.api.okPerSec} req/s`,
-      b: `${health.hello.okPerSec} req/s`,
-      ratio: healthRatio,
-      ratioText: String(healthRatio),
-      target: '>= 0.8',
-      verdict: healthRatio !== null && healthRatio >= 0.8 ? 'PASS' : 'MISS',
-    });
+    rows.push(ratioRow(`GET /healthz: api / bare Fastify (medians of ${HEALTH_ROUNDS})`, `${health.api.okPerSec} req/s`, `${health.hello.okPerSec} req/s`, healthRatio, '>=', 0.8));
 
     for (const [label, r] of [['one shared bucket', limiter.oneBucket], ['a bucket per caller', limiter.bucketPerWorker]] as const) {
       const limiterRatio = ratio(r.opsPerSec, limiter.select1.opsPerSec);
-      rows.push({
-        measure: `rate limiter hit (${label}) / SELECT 1, ops/s`,
-        a: `${r.opsPerSec} /s`,
-        b: `${limiter.select1.opsPerSec} /s`,
-        ratio: limiterRatio,
-        ratioText: String(limiterRatio),
-        target: '(reported)',
-        verdict: 'info',
-      });
+      rows.push(ratioRow(`rate limiter hit (${label}) / SELECT 1, ops/s`, `${r.opsPerSec} /s`, `${limiter.select1.opsPerSec} /s`, limiterRatio));
     }
 
     const incidentCursor = ratio(incidents.cursorDeep.latencyMs.p50, incidents.page1.latencyMs.p50);
-    rows.push({
-      measure: `incidents filtered list p50: cursor page ${incidents.deepPage} / page 1`,
-      a: `${incidents.cursorDeep.latencyMs.p50} ms`,
-      b: `${incidents.page1.latencyMs.p50} ms`,
-      ratio: incidentCursor,
-      ratioText: String(incidentCursor),
-      target: '<= 1.3',
-      verdict: incidentCursor !== null && incidentCursor <= 1.3 ? 'PASS' : 'MISS',
-    });
+    rows.push(ratioRow(`incidents filtered list p50: cursor page ${incidents.deepPage} / page 1`, `${incidents.cursorDeep.latencyMs.p50} ms`, `${incidents.page1.latencyMs.p50} ms`, incidentCursor, '<=', 1.3));
     // The 50 ms target is a page's latency (one connection); under 10 connections on 2 cores the
     // p99 is mostly queueing behind the other nine and is reported beside it.
     for (const r of [incidents.page1Single, incidents.cursorDeepSingle, incidents.page1, incidents.cursorDeep]) {
@@ -679,15 +616,7 @@ async function main(): Promise<void> {
       });
     }
     const incidentCreates = ratio(incidents.http.okPerSec, incidents.raw.opsPerSec);
-    rows.push({
-      measure: 'incident creates: HTTP POST / raw counter+INSERT+outbox',
-      a: `${incidents.http.okPerSec} rows/s`,
-      b: `${incidents.raw.opsPerSec} rows/s`,
-      ratio: incidentCreates,
-      ratioText: String(incidentCreates),
-      target: '>= 0.5',
-      verdict: incidentCreates !== null && incidentCreates >= 0.5 ? 'PASS' : 'MISS',
-    });
+    rows.push(ratioRow('incident creates: HTTP POST / raw counter+INSERT+outbox', `${incidents.http.okPerSec} rows/s`, `${incidents.raw.opsPerSec} rows/s`, incidentCreates, '>=', 0.5));
 
     out();
     out('## Summary');

@@ -206,3 +206,10 @@ export interface SummaryRow {
   target: string;
   verdict: 'PASS' | 'MISS' | 'info';
 }
+
+/** A summary row comparing A with B; with a target, PASS or MISS, otherwise reported only. */
+export function ratioRow(measure: string, a: string, b: string, ratio: number | null, op?: '<=' | '>=', value?: number): SummaryRow {
+  if (!op || value === undefined) return { measure, a, b, ratio, ratioText: String(ratio), target: '(reported)', verdict: 'info' };
+  const met = ratio !== null && (op === '<=' ? ratio <= value : ratio >= value);
+  return { measure, a, b, ratio, ratioText: String(ratio), target: `${op} ${value}`, verdict: met ? 'PASS' : 'MISS' };
+}
