@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { ALL_MIGRATIONS } from '@taproot/api';
 import { createDataSource, freePort, runMigrations, startEmbeddedPostgres } from '@taproot/persistence';
 import { startKafkaBroker, type KafkaBroker } from '../kafka/broker';
+import { ALERTMANAGER_TEST, ensureAlertmanager } from './alertmanager';
 
 const root = resolve(__dirname, '..', '..');
 const args = process.argv.slice(2);
@@ -78,6 +79,11 @@ async function main(): Promise<number> {
       env.TEST_KAFKA_BROKERS = broker.brokers.join(',');
     } else if (env.KAFKA_BROKERS) {
       env.TEST_KAFKA_BROKERS = env.KAFKA_BROKERS;
+    }
+    if (files.some((f) => f.endsWith(ALERTMANAGER_TEST))) {
+      // Unset, the test fails saying the binary is missing (never a silent skip).
+      const bin = ensureAlertmanager();
+      if (bin) env.ALERTMANAGER_BIN = bin;
     }
     // The apps under test must not pick up the caller's deployment settings.
     delete env.DATABASE_URL;

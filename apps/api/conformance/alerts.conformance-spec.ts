@@ -5,8 +5,10 @@ import { validateAgainstReference } from '../test/support/openapi-ajv';
 
 /**
  * Alerts against the REFERENCE document: every response of `/v1/alerts` (create, deduplicated
- * create, get, list with and without include, PATCH, the operations) is validated against the
- * reference's `alert_response` / `alert_list`, and the errors against `errors_list`.
+ * create, get, list with and without include, PATCH, the operations), of alert sources, alert
+ * events, receipts and the alerts of an incident is validated against the reference's documents
+ * (`alert_response`, `alert_list`, `alerts_source_response`, `alert_event_feed_list`, `receipt`,
+ * ...), and the errors against `errors_list`.
  */
 describe('alerts conform to the reference', () => {
   let api: TestApi;
@@ -26,6 +28,7 @@ describe('alerts conform to the reference', () => {
 
   test('create, get, list, PATCH and the operations answer the reference documents', async () => {
     const urgency = await send('POST', '/v1/alert_urgencies', { data: { type: 'alert_urgencies', attributes: { name: 'High', description: 'now' } } });
+    const team = await send('POST', '/v1/teams', { data: { type: 'groups', attributes: { name: 'Storage' } } });
     const full = {
       summary: 'Disk full',
       description: 'db1 at 97%',
@@ -37,7 +40,7 @@ describe('alerts conform to the reference', () => {
       external_id: 'ext-1',
       external_url: 'https://example.test/alerts/1',
       notification_target_type: 'Group',
-      notification_target_id: 'g1',
+      notification_target_id: team.body.data.id,
       started_at: '2026-11-01T10:00:00Z',
     };
     const created = await send('POST', '/v1/alerts', doc(full));
@@ -61,5 +64,43 @@ describe('alerts conform to the reference', () => {
     const refused = await send('POST', `/v1/alerts/${id}/acknowledge`);
     assert.equal(refused.status, 422);
     check(refused, 'alert_response', 'acknowledge a resolved alert');
+  });
+
+  test('alert sources, alert events, receipts and the alerts of an incident answer the reference documents', async () => {
+    // The reference answers alert_urgency_id as a non-null string: a source without one answers null (docs/alert-sources.md).
+    const urgency = await send('POST', '/v1/alert_urgencies', { data: { type: 'alert_urgencies', attributes: { name: 'Low', description: 'later' } } });
+    const source = await send('POST', '/v1/alert_sources', { data: { type: 'alert_sources', attributes: { name: 'Prometheus', source_type: 'alertmanager', alert_urgency_id: urgency.body.data.id } } });
+    assert.equal(source.status, 201, JSON.stringify(source.body));
+    check(source, 'alerts_source_response', 'POST /v1/alert_sources');
+    const sourceId = source.body.data.id;
+    check(await send('GET', `/v1/alert_sources/${sourceId}`), 'alerts_source_response', 'GET /v1/alert_sources/{id}');
+    check(await send('PUT', `/v1/alert_sources/${sourceId}`, { data: { type: 'alert_sources', attributes: { name: 'Prometheus EU' } } }), 'alerts_source_response', 'PUT /v1/alert_sources/{id}');
+    check(await send('GET', '/v1/alert_sources'), 'alerts_source_list', 'GET /v1/alert_sources');
+
+    // An alert through the source's inbound route, with its receipt.
+    const inbound = await api.request('POST', `/v1/alert_sources/${sourceId}/alerts?secret=${source.body.data.attributes.secret}`, {
+      headers: { 'content-type': 'application/json' },
+      rawBody: JSON.stringify({ version: '4', status: 'firing', alerts: [{ status: 'firing', labels: { alertname: 'HighLatency' }, annotations: { summary: 'p99 over 2s' }, startsAt: '2026-11-01T10:00:00Z', fingerprint: 'f1' }] }),
+    });
+    assert.equal(inbound.status, 202, JSON.stringify(inbound.body));
+    const receipt = await send('GET', `/v1/alerts/receipts/${inbound.body.meta.receipts[0].id}`);
+    assert.equal(receipt.status, 200);
+    validateAgainstReference('receipt', receipt.body, 'GET /v1/alerts/receipts/{id}');
+    const alertId = inbound.body.data[0].id;
+
+    const note = await send('POST', `/v1/alerts/${alertId}/events`, { data: { type: 'alert_events', attributes: { kind: 'note', details: 'Looking' } } });
+    assert.equal(note.status, 201, JSON.stringify(note.body));
+    check(note, 'alert_event_response', 'POST /v1/alerts/{alert_id}/events');
+    check(await send('GET', `/v1/alerts/${alertId}/events`), 'alert_event_list', 'GET /v1/alerts/{alert_id}/events');
+    check(await send('GET', '/v1/alert_events?sort=-created_at'), 'alert_event_feed_list', 'GET /v1/alert_events');
+    check(await send('GET', `/v1/alert_events/${note.body.data.id}`), 'alert_event_response', 'GET /v1/alert_events/{id}');
+    check(await send('PATCH', `/v1/alert_events/${note.body.data.id}`, { data: { type: 'alert_events', attributes: { details: 'Found it' } } }), 'alert_event_response', 'PATCH /v1/alert_events/{id}');
+
+    const incident = await send('POST', '/v1/incidents', { data: { type: 'incidents', attributes: { title: 'Latency' } } });
+    const attached = await send('POST', `/v1/incidents/${incident.body.data.id}/alerts`, { data: { type: 'alerts', attributes: { alert_ids: [alertId] } } });
+    assert.equal(attached.status, 200, JSON.stringify(attached.body));
+    check(attached, 'alert_list', 'POST /v1/incidents/{incident_id}/alerts');
+    check(await send('GET', `/v1/incidents/${incident.body.data.id}/alerts`), 'alert_list', 'GET /v1/incidents/{incident_id}/alerts');
+    check(await send('GET', `/v1/alerts/${alertId}`), 'alert_response', 'GET /v1/alerts/{id} (attached)');
   });
 });

@@ -1,4 +1,4 @@
-import { INBOUND_ALERTS_URL } from '@taproot/alerting';
+import { inboundAccepts, PLAIN_JSON_URL, RAW_EMAIL_BODY_LIMIT, RAW_EMAIL_MEDIA_TYPES } from '@taproot/alerting';
 import { JSON_API_MEDIA_TYPE, JsonApiError } from '@taproot/json-api';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -6,8 +6,8 @@ import { ApiModule } from './api.module';
 
 /**
  * JSON:API wire rules for every /v1 route (spec, "Wire conventions"): bodies must be sent as
- * `application/vnd.api+json` (415 otherwise; the inbound alert route also takes `application/json`)
- * and every response is of that media type.
+ * `application/vnd.api+json` (415 otherwise; the inbound alert routes also take `application/json`,
+ * the email route raw messages) and every response is of that media type (receipts: plain JSON).
  */
 function enforceMediaType(fastify: FastifyInstance): void {
   // The exact bytes received stay on the request (`rawBody`): inbound alert signatures are HMACs of them.
@@ -23,12 +23,18 @@ function enforceMediaType(fastify: FastifyInstance): void {
   // Plain JSON is accepted on the inbound alert route only (the onRequest rule below refuses it elsewhere).
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1_048_576 }, parseJson);
+  // Raw emails stay bytes (their charsets are the mapper's business), also kept for the HMAC.
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser(RAW_EMAIL_MEDIA_TYPES, { parseAs: 'buffer', bodyLimit: RAW_EMAIL_BODY_LIMIT }, (req, body, done) => {
+    (req as FastifyRequest & { rawBody?: Buffer }).rawBody = body as Buffer;
+    done(null, body);
+  });
   fastify.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v1/')) return;
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     const mediaType = request.headers['content-type']?.split(';')[0].trim().toLowerCase();
-    // Monitoring tools post alerts as application/json (docs/alert-sources.md).
-    const accepted = mediaType === JSON_API_MEDIA_TYPE || (mediaType === 'application/json' && INBOUND_ALERTS_URL.test(request.url));
+    // Monitoring tools post alerts as application/json, mail relays raw emails (docs/alert-sources.md).
+    const accepted = mediaType === JSON_API_MEDIA_TYPE || inboundAccepts(request.url, mediaType);
     if (hasBody && !accepted) {
       throw JsonApiError.of(
         415,
@@ -39,7 +45,9 @@ function enforceMediaType(fastify: FastifyInstance): void {
     }
   });
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/v1/')) void reply.header('content-type', JSON_API_MEDIA_TYPE);
+    // A receipt is the reference's plain object; its errors stay JSON:API documents.
+    const plain = PLAIN_JSON_URL.test(request.url) && reply.statusCode < 400;
+    if (request.url.startsWith('/v1/') && !plain) void reply.header('content-type', JSON_API_MEDIA_TYPE);
     return payload;
   });
 }

@@ -61,6 +61,7 @@ describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
     assert.equal(alert.attributes.deduplication_key, 'PaymentsHighErrorRate');
     assert.equal(alert.attributes.source, 'generic_webhook');
     assert.equal(alert.attributes.status, 'open');
+    assert.deepEqual(res.body.meta.receipts.map((r: { state: string; resource_id: string }) => [r.state, r.resource_id]), [['done', alert.id]]);
 
     const again = await post(source.path, raw, { 'x-taproot-signature': signBody(raw, source.secret) });
     assert.equal(again.status, 202);
@@ -118,6 +119,13 @@ describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
     const unknown = await post('/v1/alert_sources/00000000-0000-4000-8000-000000000000/alerts', raw, { 'x-taproot-signature': signBody(raw, source.secret) });
     assert.equal(unknown.status, 401);
     assert.deepEqual(await alertsOf('filter[search]=unsigned-marker'), []);
+  });
+
+  test('the route takes JSON only: a text/plain body (the email route\'s) answers 415 and stores nothing', async () => {
+    const source = await newSource({ source_type: 'alertmanager' });
+    const res = await api.request('POST', `${source.path}?secret=${source.secret}`, { rawBody: fixture('alertmanager-firing.json'), headers: { 'content-type': 'text/plain' } });
+    assert.equal(res.status, 415, JSON.stringify(res.body));
+    assert.deepEqual(await alertsOf(`filter[alert_source_id]=${source.id}`), []);
   });
 
   test('a disabled source answers 409 and stores nothing', async () => {

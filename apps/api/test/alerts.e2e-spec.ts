@@ -11,10 +11,15 @@ describe('alerts over HTTP', () => {
   let api: TestApi;
   let org: TestOrganization;
   let other: TestOrganization;
+  /** Records of `org` alerts can page: a user, a team and a service. */
+  const targets = { user: '', group: '', service: '' };
   before(async () => {
     api = await startTestApi();
     org = await api.newOrganization();
     other = await api.newOrganization();
+    targets.user = String(await api.addUser(org.organizationId, { roleKind: 'user' }));
+    targets.group = (await send('POST', '/v1/teams', doc({ name: 'Paged team' }, 'groups'))).body.data.id;
+    targets.service = (await send('POST', '/v1/services', doc({ name: 'Paged service' }, 'services'))).body.data.id;
   });
   after(() => api?.close());
 
@@ -36,12 +41,12 @@ describe('alerts over HTTP', () => {
     assert.match(String(open.attributes.short_id), /^[0-9a-f]{10}$/);
     assert.deepEqual(open.attributes.labels, [{ key: 'host', value: 'db1' }]);
     assert.deepEqual(open.attributes.data, { disk: 97 });
-    const paging = await create({ summary: 'CPU', source: 'datadog', notification_target_type: 'Group', notification_target_id: 'g1' });
+    const paging = await create({ summary: 'CPU', source: 'datadog', notification_target_type: 'Group', notification_target_id: targets.group });
     assert.equal(paging.attributes.status, 'triggered');
     assert.equal(paging.attributes.source, 'datadog');
-    const many = await create({ summary: 'Many', notification_targets: [{ type: 'User', id: '1' }, { type: 'Service', id: 's' }] });
+    const many = await create({ summary: 'Many', notification_targets: [{ type: 'User', id: targets.user }, { type: 'Service', id: targets.service }] });
     assert.equal(many.attributes.status, 'triggered');
-    assert.deepEqual(many.attributes.notification_targets, [{ type: 'User', id: '1' }, { type: 'Service', id: 's' }]);
+    assert.deepEqual(many.attributes.notification_targets, [{ type: 'User', id: targets.user }, { type: 'Service', id: targets.service }]);
 
     const got = await send('GET', `/v1/alerts/${open.id}`);
     assert.equal(got.status, 200);
@@ -121,7 +126,7 @@ describe('alerts over HTTP', () => {
   });
 
   test('PATCH updates attributes with an alert event, and a status through the lifecycle', async () => {
-    const alert = await create({ summary: 'patch me', notification_target_type: 'User', notification_target_id: '1' });
+    const alert = await create({ summary: 'patch me', notification_target_type: 'User', notification_target_id: targets.user });
     const renamed = await send('PATCH', `/v1/alerts/${alert.id}`, doc({ summary: 'patched', description: 'more' }));
     assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
     assert.equal(renamed.body.data.attributes.summary, 'patched');
@@ -142,7 +147,7 @@ describe('alerts over HTTP', () => {
     assert.deepEqual(events.body.data.map((e: { attributes: Attributes }) => e.attributes.action), ['created', 'updated', 'resolved', 'open']);
   });
 
-  test('notes: clients add notes only; /v1/alert_events lists across alerts with sort', async () => {
+  test('notes: clients add notes only and change them with PATCH (the reference method); /v1/alert_events lists across alerts with sort', async () => {
     const alert = await create({ summary: 'notes' });
     const note = await send('POST', `/v1/alerts/${alert.id}/events`, doc({ kind: 'note', details: 'looking' }, 'alert_events'));
     assert.equal(note.status, 201, JSON.stringify(note.body));
@@ -150,15 +155,24 @@ describe('alerts over HTTP', () => {
     assert.equal(note.body.data.attributes.alert_id, alert.id);
     const other = await send('POST', `/v1/alerts/${alert.id}/events`, doc({ kind: 'action', details: 'x' }, 'alert_events'));
     assert.equal(other.status, 422);
-    const edited = await send('PUT', `/v1/alert_events/${note.body.data.id}`, doc({ details: 'found it' }, 'alert_events'));
+    const edited = await send('PATCH', `/v1/alert_events/${note.body.data.id}`, doc({ details: 'found it' }, 'alert_events'));
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
     assert.equal(edited.body.data.attributes.details, 'found it');
+    assert.equal((await send('GET', `/v1/alert_events/${note.body.data.id}`)).body.data.attributes.details, 'found it');
+    assert.equal((await send('PUT', `/v1/alert_events/${note.body.data.id}`, doc({ details: 'put' }, 'alert_events'))).status, 404, 'the reference declares PATCH only');
     const lifecycle = (await send('GET', `/v1/alerts/${alert.id}/events?filter[kind]=informational`)).body.data[0];
-    assert.equal((await send('PUT', `/v1/alert_events/${lifecycle.id}`, doc({ details: 'rewrite' }, 'alert_events'))).status, 422);
+    const refused = await send('PATCH', `/v1/alert_events/${lifecycle.id}`, doc({ details: 'rewrite' }, 'alert_events'));
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.errors[0].code, 'NOT_A_NOTE');
+    assert.equal((await send('GET', `/v1/alert_events/${lifecycle.id}`)).body.data.attributes.details, lifecycle.attributes.details);
     assert.equal((await send('DELETE', `/v1/alert_events/${lifecycle.id}`)).status, 422);
     const all = await send('GET', `/v1/alert_events?filter[alert_id]=${alert.id}&sort=-created_at`);
     assert.equal(all.status, 200);
     assert.deepEqual(all.body.data.map((e: { attributes: Attributes }) => e.attributes.kind), ['note', 'informational']);
+    // Nothing pages yet: every event answers the paging attributes, null (spec Events 5).
+    for (const e of [note.body.data, edited.body.data, ...all.body.data]) {
+      assert.deepEqual([e.attributes.page_reason, e.attributes.escalation_level, e.attributes.escalation_target_type], [null, null, null], JSON.stringify(e));
+    }
   });
 
   test('deduplication: an unresolved alert of the same source and key is updated instead, once under concurrent posts', async () => {

@@ -133,11 +133,28 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     routes.find((r) => r.methods.includes('POST') && record !== undefined && answer(r.path, 'POST', '201')?.record === record)?.path;
 
   // Collections the API cannot create into (the reference has no POST /v1/users): seeded directly.
-  const SEEDERS: Record<string, (organizationId: string, marker: string) => Promise<string>> = {
+  const SEEDERS: Record<string, (organizationId: string, marker: string, org: TestOrganization) => Promise<string>> = {
+    // Attaching answers the incident's alert list (200), not a new record: an alert of the organization attached to its walked incident.
+    '/v1/incidents/:incident_id/alerts': async (_organizationId, marker, org) => {
+      const alert = await api.request('POST', '/v1/alerts', { token: org.token, body: { data: { type: 'alerts', attributes: { summary: marker } } } });
+      assert.equal(alert.status, 201, JSON.stringify(alert.body));
+      const incident = await recordIn(org, '/v1/incidents');
+      const attached = await api.request('POST', `/v1/incidents/${incident.id}/alerts`, { token: org.token, body: { data: { type: 'alerts', attributes: { alert_ids: [alert.body.data.id] } } } });
+      assert.equal(attached.status, 200, JSON.stringify(attached.body));
+      return String(alert.body.data.id);
+    },
     '/v1/users': async (organizationId, marker) => {
       const [row] = await api.runtime.dataSource.query(
         "INSERT INTO users (organization_id, email, name, role) VALUES ($1, $2, $3, 'user') RETURNING id",
         [organizationId, `${marker}@example.test`, marker],
+      );
+      return String(row.id);
+    },
+    // Receipts are written by the inbound alert routes only; the marker stands in the resource id so a leak would show it.
+    '/v1/alerts/receipts': async (organizationId, marker) => {
+      const [row] = await api.runtime.dataSource.query(
+        "INSERT INTO alert_receipts (id, organization_id, alert_source_id, state, resource_type, resource_id, created_at, updated_at) VALUES ($1, $2, $1, 'done', 'Alert', $3, now(), now()) RETURNING id",
+        [randomUUID(), organizationId, marker],
       );
       return String(row.id);
     },
@@ -171,7 +188,7 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     const marker = `xtenant-${randomUUID().slice(0, 8)}`;
     let made: { id: string; carried: boolean };
     const seed = SEEDERS[collection];
-    if (seed) made = { id: await seed(org.organizationId, marker), carried: true };
+    if (seed) made = { id: await seed(org.organizationId, marker, org), carried: true };
     else {
       const item = routes.find((r) => r.methods.includes('GET') && ENDS_IN_ID.test(r.path) && r.path.slice(0, r.path.search(ENDS_IN_ID)) === collection);
       const creator = creatorOf(collection, item && answer(item.path, 'GET', '200')?.record);
@@ -182,7 +199,8 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     const own = await api.request('GET', read, { token: org.token });
     assert.equal(own.status, 200, `the organization reads its own ${read}`);
     if (made.carried) assert.ok(JSON.stringify(own.body).includes(marker), `the marker is in ${read} (so its absence below means something): ${JSON.stringify(own.body)}`);
-    const record = { id: made.id, marker, shown: made.carried, read, attributes: JSON.stringify(own.body.data.attributes) };
+    // A receipt is a plain object (reference `receipt`), not a JSON:API document.
+    const record = { id: made.id, marker, shown: made.carried, read, attributes: JSON.stringify(own.body.data?.attributes ?? own.body) };
     records.set(key, { org, record });
     return record;
   }
@@ -259,7 +277,8 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     assert.ok(lists.some((l) => ID_PARAM.test(l.path)), 'nested lists are walked too');
     for (const { path, creator } of lists) {
       const marker = `xlist-${randomUUID().slice(0, 8)}`;
-      const { id } = await createThrough(a, creator, marker);
+      const seed = SEEDERS[path];
+      const { id } = seed ? { id: await seed(a.organizationId, marker, a) } : await createThrough(a, creator, marker);
       const list = await api.request('GET', await fill(b, path), { token: b.token });
       assert.equal(list.status, 200, path);
       const text = JSON.stringify(list.body);

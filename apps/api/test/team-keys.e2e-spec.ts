@@ -95,6 +95,26 @@ describe('team API keys', () => {
     assert.equal((await asTeam('POST', '/v1/functionalities', functionality({ name: 'Indexing', owner_group_ids: [theirs] }))).status, 403);
   });
 
+  test('alert sources are team-owned through owner_group_ids, and readable with alerts read', async () => {
+    const source = (attributes: Record<string, unknown>) => ({ data: { type: 'alert_sources', attributes } });
+    const own = await asTeam('POST', '/v1/alert_sources', source({ name: 'Payments Grafana', owner_group_ids: [mine] }));
+    assert.equal(own.status, 201, JSON.stringify(own.body));
+    const id = own.body.data.id;
+    assert.equal((await asTeam('PUT', `/v1/alert_sources/${id}`, source({ enabled: false }))).status, 200);
+    assert.equal((await asTeam('GET', `/v1/alert_sources/${id}`)).status, 200);
+    assert.equal((await asTeam('GET', '/v1/alert_sources')).status, 200);
+    const refused = await asTeam('POST', '/v1/alert_sources', source({ name: 'Search Grafana', owner_group_ids: [theirs] }));
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.errors[0].code, 'NOT_OWNED_BY_TEAM');
+    const other = await api.request('POST', '/v1/alert_sources', { token: org.token, body: source({ name: 'Search Prometheus', owner_group_ids: [theirs] }) });
+    assert.equal(other.status, 201);
+    for (const [method, body] of [['PUT', source({ name: 'hijacked' })], ['DELETE', undefined]] as const) {
+      assert.equal((await asTeam(method, `/v1/alert_sources/${other.body.data.id}`, body)).status, 403, method);
+    }
+    assert.equal((await api.request('GET', `/v1/alert_sources/${other.body.data.id}`, { token: org.token })).body.data.attributes.name, 'Search Prometheus');
+    assert.equal((await asTeam('DELETE', `/v1/alert_sources/${id}`)).status, 200);
+  });
+
   test('changes nothing it does not own in families without team ownership (severities)', async () => {
     const res = await asTeam('POST', '/v1/severities', { data: { type: 'severities', attributes: { name: 'SEV-team' } } });
     assert.equal(res.status, 403);

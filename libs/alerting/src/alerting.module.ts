@@ -3,6 +3,7 @@ import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { AlertIngestionController } from './alert-sources/alert-ingestion.controller';
+import { AlertReceiptsController } from './alert-sources/alert-receipts.controller';
 import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/alert-source.schema';
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
 import { alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
@@ -16,7 +17,7 @@ export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition,
 /** The alerting bounded context: alert urgencies and fields, alerts and their events; sources arrive next. */
 @Module({
   // The alert controller goes first: its routes (`/v1/alerts/...`) are its own.
-  controllers: [AlertsController, AlertIngestionController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
+  controllers: [AlertsController, AlertIngestionController, AlertReceiptsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
   providers: [...ALERT_COMMAND_HANDLERS],
 })
 export class AlertingModule implements OnModuleInit {

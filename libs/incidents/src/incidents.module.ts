@@ -9,6 +9,7 @@ import { incidentRoleTaskDefinition } from './incident-role-tasks/incident-role-
 import { INCIDENT_COMMAND_HANDLERS } from './incidents/incident-commands';
 import { ImportIncidentsHandler } from './incidents/incident-import';
 import { incidentDefinition } from './incidents/incident.schema';
+import { IncidentAlertsController } from './incidents/incident-alerts.controller';
 import { IncidentsController } from './incidents/incidents.controller';
 import { subStatusDefinition } from './sub-statuses/sub-status.schema';
 import { incidentEventDefinition } from './timeline/incident-event.schema';
@@ -27,7 +28,7 @@ export const INCIDENTS_RESOURCES = [
 
 /** The incidents context: the incident lifecycle and what responders fill in (sub-statuses, roles, action items). */
 @Module({
-  controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, TimelineController],
+  controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, IncidentAlertsController, TimelineController],
   providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS],
 })
 export class IncidentsModule implements OnModuleInit {

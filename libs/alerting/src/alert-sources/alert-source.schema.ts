@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { defineResource, JsonApiError, type AttributeDef } from '@taproot/json-api';
-import type { ResourceDefinition, Row } from '@taproot/resources';
+import { existingTeamIds } from '@taproot/identity';
+import { defineResource, existingIds, JsonApiError, type AttributeDef } from '@taproot/json-api';
+import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
 import { checkUrgency } from '../alerts/alert-commands';
-import { validateGenericWebhookConfig, type GenericWebhookConfig } from '../ingestion';
+import { checkNotificationTarget } from '../alerts/notification-targets';
+import { validateGenericWebhookConfig, validateIngestionRules, type GenericWebhookConfig, type IngestionError, type IngestionRulesConfig, type UrgencyRule } from '../ingestion';
 import { NOTIFICATION_TARGET_TYPES } from '../alerts/alert.schema';
 
-/** The reference's `alerts_source.source_type` values. Ingestion maps `generic_webhook` and `alertmanager` (docs/alert-sources.md). */
+/** The reference's `alerts_source.source_type` values. Ingestion maps `generic_webhook`, `alertmanager` and `email` (docs/alert-sources.md). */
 export const ALERT_SOURCE_TYPES = [
   'email', 'app_dynamics', 'catchpoint', 'cloudflare', 'datadog', 'dynatrace', 'alertmanager', 'google_cloud', 'grafana', 'sentry', 'generic_webhook',
   'cloud_watch', 'aws_sns', 'checkly', 'azure', 'new_relic', 'splunk', 'chronosphere', 'app_optics', 'bug_snag', 'honeycomb', 'monte_carlo', 'nagios', 'prtg',
@@ -40,8 +42,8 @@ export const alertSourceSchema = defineResource({
     enabled: { type: 'boolean', default: true, filter: true, description: 'Whether the alert source is enabled. Disabled sources do not create alerts from incoming events.' },
     secret: { type: 'string', writable: false, description: 'The secret used to authenticate non-email alert sources (HMAC key of X-Taproot-Signature, or the ?secret= query)' },
     webhook_endpoint: text('The URL senders post alerts to', { writable: false }),
-    email: text('The email generated for email alert sources (not generated yet)', { writable: false }),
-    owner_group_ids: { type: 'array', nullable: true, items: { type: 'string' }, description: 'List of team IDs that will own the alert source' },
+    email: text('The email generated for email alert sources (none is generated: mail is posted to /v1/alert_sources/{id}/emails)', { writable: false }),
+    owner_group_ids: { type: 'array', nullable: true, items: { type: 'string' }, default: [], alwaysStored: true, description: 'List of team IDs that will own the alert source (teams of the organization; null clears to [])' },
     alert_urgency_id: text('ID for the default alert urgency assigned to this alert source', { format: 'uuid' }),
     alert_template_attributes: {
       type: 'object',
@@ -52,12 +54,16 @@ export const alertSourceSchema = defineResource({
     alert_source_fields_attributes: {
       type: 'array',
       nullable: true,
+      default: [],
+      alwaysStored: true,
       items: { type: 'object', properties: { alert_field_id: str('The ID of the alert field'), template_body: text("Liquid expression to extract a specific value from the alert's payload") } },
       description: 'List of alert fields to be added to the alert source',
     },
     alert_source_urgency_rules_attributes: {
       type: 'array',
       nullable: true,
+      default: [],
+      alwaysStored: true,
       items: {
         type: 'object',
         properties: {
@@ -68,7 +74,7 @@ export const alertSourceSchema = defineResource({
           value: str('Value that the extracted payload data is compared to'),
         },
       },
-      description: 'Rules that set the alert urgency from the alert payload (stored; applied by a later issue)',
+      description: 'Rules that set the alert urgency from the alert payload: the first that holds gives the urgency, else alert_urgency_id (kind payload only)',
     },
     sourceable_attributes: {
       type: 'object',
@@ -114,10 +120,10 @@ export const alertSourceSchema = defineResource({
           description: 'List of conditions to evaluate for auto resolution',
         },
       },
-      description: 'Auto resolution rule (stored; applied by a later issue)',
+      description: "Auto resolution rule: when enabled and its conditions hold, an item resolves the source's unresolved alert whose deduplication key is the identifier instead of opening one (kind payload only)",
     },
     deduplicate_alerts_by_key: { type: 'boolean', default: false, description: 'Toggle alert deduplication using deduplication key' },
-    deduplication_key_kind: text('Kind of deduplication key.', { enum: ['payload'] }),
+    deduplication_key_kind: str('Kind of deduplication key (the only kind: payload)', { enum: ['payload'], default: 'payload', nullable: true, alwaysStored: true }),
     deduplication_key_path: text('JSON Path of the deduplication key in the request body'),
     deduplication_key_regexp: text('Regular expression to extract key from value found at key path.', { maxLength: 1000 }),
   },
@@ -130,11 +136,50 @@ export const inboundPath = (id: string) => `/v1/alert_sources/${id}/alerts`;
 /** `a.b[0].c` as the JSON pointer tail `a/b/0/c`. */
 export const pointerOf = (field: string) => field.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean).join('/');
 
+const invalid = (problems: IngestionError[]) => problems.map((p) => ({ attribute: pointerOf(p.field), detail: `${p.field}: ${p.message}`, code: 'INVALID_ALERT_SOURCE_CONFIG' }));
+
 /** Generic webhook mappings are checked up front: a bad JSON Path or regexp answers 422 naming the attribute. */
 function checkMapping(attributes: Row): void {
   if (attributes.source_type !== 'generic_webhook') return;
   const problems = validateGenericWebhookConfig(attributes as GenericWebhookConfig);
-  if (problems.length) throw JsonApiError.invalidAttributes(problems.map((p) => ({ attribute: pointerOf(p.field), detail: `${p.field}: ${p.message}`, code: 'INVALID_ALERT_SOURCE_CONFIG' })));
+  if (problems.length) throw JsonApiError.invalidAttributes(invalid(problems));
+}
+
+/**
+ * Urgency and resolution rules are checked up front too (of the source after the change): a bad
+ * JSON Path, operator or regexp, an `alert_field` condition, or an urgency rule naming no urgency
+ * of the organization (checked for the rules a request sends) answers 422 naming the attribute.
+ */
+async function checkRules(ctx: WriteContext, source: Row, changes: Row): Promise<void> {
+  const problems = invalid(validateIngestionRules(source as IngestionRulesConfig));
+  const rules = (changes.alert_source_urgency_rules_attributes ?? []) as UrgencyRule[];
+  const named = rules.map((rule) => rule.alert_urgency_id).filter((id): id is string => typeof id === 'string' && id !== '');
+  const known = named.length ? await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, named) : new Set<string>();
+  rules.forEach(({ alert_urgency_id: id }, i) => {
+    if (typeof id !== 'string' || id === '' || known.has(id)) return;
+    const field = `alert_source_urgency_rules_attributes[${i}].alert_urgency_id`;
+    problems.push({ attribute: pointerOf(field), detail: `${field}: ${id} is not an alert urgency of this organization`, code: 'UNKNOWN_ALERT_URGENCY' });
+  });
+  if (problems.length) throw JsonApiError.invalidAttributes(problems);
+}
+
+/** Lists the reference answers as arrays (never null): a null sent clears them to []. */
+const LISTS = ['owner_group_ids', 'alert_source_fields_attributes', 'alert_source_urgency_rules_attributes'];
+
+/**
+ * The write's lists with null as [], its `deduplication_key_kind` null as `payload`, and its owners
+ * checked: each must be a team of the organization (422 naming the element).
+ */
+async function withOwnersAndLists(ctx: WriteContext, input: Row): Promise<Row> {
+  const attributes: Row = { ...input };
+  for (const name of LISTS) if (name in attributes && attributes[name] === null) attributes[name] = [];
+  if ('deduplication_key_kind' in attributes && attributes.deduplication_key_kind === null) attributes.deduplication_key_kind = 'payload';
+  const owners = ((attributes.owner_group_ids as string[] | undefined) ?? []).map((id) => String(id).toLowerCase());
+  const teams = await existingTeamIds(ctx.manager, ctx.organizationId, owners);
+  const unknown = owners.flatMap((id, i) => (teams.has(id) ? [] : [{ attribute: `owner_group_ids/${i}`, detail: `owner_group_ids[${i}]: ${id} is not a team of this organization`, code: 'UNKNOWN_REFERENCE' }]));
+  if (unknown.length) throw JsonApiError.invalidAttributes(unknown);
+  if (attributes.owner_group_ids !== undefined) attributes.owner_group_ids = [...new Set(owners)];
+  return attributes;
 }
 
 export const alertSourceDefinition: ResourceDefinition = {
@@ -145,19 +190,22 @@ export const alertSourceDefinition: ResourceDefinition = {
   permission: { family: 'alert_sources', reads: { family: 'alerts', action: 'read' } },
   teamOwnership: { column: 'owner_group_ids' },
   rules: {
-    async beforeCreate(attributes, ctx) {
+    async beforeCreate(input, ctx) {
+      const attributes = await withOwnersAndLists(ctx, input);
       checkMapping(attributes);
+      await checkRules(ctx, attributes, attributes);
       await checkUrgency(ctx, attributes);
+      await checkNotificationTarget(ctx, attributes.sourceable_attributes as Row | null | undefined, 'sourceable_attributes');
       const id = randomUUID();
       return { ...attributes, id, secret: randomBytes(32).toString('hex'), webhook_endpoint: `${alertSourceEndpoints.base}${inboundPath(id)}` };
     },
-    async beforeUpdate(current, changes, ctx) {
+    async beforeUpdate(current, input, ctx) {
+      const changes = await withOwnersAndLists(ctx, input);
       checkMapping({ ...current, ...changes });
+      await checkRules(ctx, { ...current, ...changes }, changes);
       await checkUrgency(ctx, changes);
+      await checkNotificationTarget(ctx, changes.sourceable_attributes as Row | null | undefined, 'sourceable_attributes');
       return changes;
     },
   },
 };
-
-/** The inbound route's URLs: monitoring tools post `application/json` there, not JSON:API (the api's media-type rule lets it through). */
-export const INBOUND_ALERTS_URL = /^\/v1\/alert_sources\/[^/?#]+\/alerts(?:[?#]|$)/;

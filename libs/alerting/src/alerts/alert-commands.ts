@@ -3,8 +3,9 @@ import { CommandHandler } from '@nestjs/cqrs';
 import { existingIds, JsonApiError, type Queryable, type ResourceObject } from '@taproot/json-api';
 import { domainEvent, type EventActor } from '@taproot/messaging';
 import { ResourceWriteHandler, ResourceWriter, snapshotObject, type Keep, type Row, type Snapshot, type WriteContext } from '@taproot/resources';
-import { alertTrailDefinition, type AlertEventAction } from './alert-event.schema';
+import { alertTrailDefinition, eventSource, type AlertEventAction } from './alert-event.schema';
 import { alertDefinition, alertSchema } from './alert.schema';
+import { checkAlertReferences, requireAlertReferences } from './notification-targets';
 import { ALERT_STAMPS, transition, type AlertMove, type AlertOperation, type AlertStatus, type AlertTransition } from './alert.state';
 
 /** Who acts on alerts: every alert command carries it. */
@@ -64,17 +65,26 @@ const trailWriter = new ResourceWriter(alertTrailDefinition);
 
 /** Writes one alert event (the alert's timeline line) in the change's transaction. */
 async function record(ctx: WriteContext, access: AlertAccess, alertId: string, kind: string, action: AlertEventAction, details: string, keep: Keep): Promise<void> {
-  keep(await trailWriter.create(ctx, { kind, action, details, user_id: access.userId }, alertId));
+  keep(await trailWriter.create(ctx, { kind, action, details, user_id: access.userId, source: eventSource(access.actor) }, alertId));
 }
 
-/** Queues the writer's event with `extra` events beside it, all carrying the alert's snapshot. */
-function announce(ctx: WriteContext, result: { snapshot: Snapshot; events: ReturnType<typeof domainEvent>[] }, extra: readonly { type: string; payload?: Row }[], keep: Keep): ResourceObject {
+/**
+ * Queues the writer's event with `extra` events beside it, all carrying the alert's snapshot;
+ * `updatedAlso` goes into the writer's event only (an urgency change's previous urgency).
+ */
+function announce(
+  ctx: WriteContext,
+  result: { snapshot: Snapshot; events: ReturnType<typeof domainEvent>[] },
+  extra: readonly { type: string; payload?: Row }[],
+  keep: Keep,
+  updatedAlso: Row = {},
+): ResourceObject {
   const alert = snapshotObject(alertSchema, result.snapshot);
   const payload = { id: alert.id, ...alert.attributes };
   const more = extra.map(({ type, payload: added }) =>
     domainEvent({ type, organizationId: ctx.organizationId, aggregateType: alertSchema.type, aggregateId: alert.id, actor: ctx.actor, payload: { ...payload, ...added }, occurredAt: ctx.now }),
   );
-  keep({ snapshot: result.snapshot, events: [...result.events.map((e) => ({ ...e, payload })), ...more] });
+  keep({ snapshot: result.snapshot, events: [...result.events.map((e) => ({ ...e, payload: { ...payload, ...updatedAlso } })), ...more] });
   return alert;
 }
 
@@ -104,6 +114,17 @@ export async function unresolvedAlert(db: Queryable, organizationId: string, sou
   return found;
 }
 
+/**
+ * What `alert.updated` adds when a change moves the urgency (spec Events 4): the previous one
+ * (`previous_alert_urgency_id`, null when there was none); the new one is the snapshot's
+ * `alert_urgency_id`.
+ */
+function urgencyChange(current: Row, changes: Row): Row {
+  const previous = current.alert_urgency_id == null ? null : String(current.alert_urgency_id);
+  if (!('alert_urgency_id' in changes) || previous?.toLowerCase() === (changes.alert_urgency_id == null ? undefined : String(changes.alert_urgency_id).toLowerCase())) return {};
+  return { previous_alert_urgency_id: previous };
+}
+
 const hasTarget = (a: Row) => (Array.isArray(a.notification_targets) && a.notification_targets.length > 0) || (a.notification_target_type != null && a.notification_target_id != null);
 
 /** Attributes a duplicate carries onto the alert it deduplicates into (what a sender refreshes). */
@@ -120,8 +141,13 @@ export class CreateAlertHandler extends ResourceWriteHandler {
    */
   execute(c: CreateAlertCommand): Promise<AlertCreated> {
     return this.write(c, async (writer, ctx, keep) => {
-      const attributes: Row = { ...c.attributes, source: c.attributes.source ?? 'api' };
-      await checkUrgency(ctx, attributes);
+      await checkUrgency(ctx, c.attributes);
+      // A sender cannot fix its payload from an answer: an alert through an alert source keeps the
+      // references that exist and notes the others; a client's create is refused (docs/alerts.md).
+      const checked = await checkAlertReferences(ctx, c.attributes);
+      if (checked.issues.length && c.attributes.alert_source_id == null) throw JsonApiError.invalidAttributes(checked.issues);
+      const dropped = checked.issues.length ? `; left out: ${checked.issues.map((i) => i.detail).join('; ')}` : '';
+      const attributes: Row = { ...checked.attributes, source: c.attributes.source ?? 'api' };
       const key = attributes.deduplication_key;
       if (key != null) {
         const alertSourceId = attributes.alert_source_id == null ? null : String(attributes.alert_source_id);
@@ -129,8 +155,9 @@ export class CreateAlertHandler extends ResourceWriteHandler {
         const existing = await unresolvedAlert(ctx.manager, ctx.organizationId, String(attributes.source), alertSourceId, String(key));
         if (existing) {
           const changes = Object.fromEntries(REFRESHED.filter((name) => name in attributes).map((name) => [name, attributes[name]]));
-          const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep);
-          await record(ctx, c.access, alert.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert`, keep);
+          const current = await writer.load(ctx.manager, ctx.organizationId, existing.id, true);
+          const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep, urgencyChange(current, changes));
+          await record(ctx, c.access, alert.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert${dropped}`, keep);
           return { alert, deduplicated: true };
         }
       }
@@ -142,7 +169,7 @@ export class CreateAlertHandler extends ResourceWriteHandler {
       const stamps = Object.fromEntries(ALERT_STAMPS[status].filter((s) => attributes[s] == null).map((s) => [s, ctx.now]));
       const result = await writer.create(ctx, { ...attributes, ...stamps, status, short_id: randomBytes(5).toString('hex') });
       const alert = announce(ctx, result, [], keep);
-      await record(ctx, c.access, alert.id, 'informational', 'created', `Alert created (${status})`, keep);
+      await record(ctx, c.access, alert.id, 'informational', 'created', `Alert created (${status})${dropped}`, keep);
       return { alert, deduplicated: false };
     });
   }
@@ -170,8 +197,9 @@ export class ChangeAlertHandler extends ResourceWriteHandler {
       let move: AlertMove | null = null;
       const changes: Row = {};
       if (change.kind === 'update') {
-        const { status, ...rest } = change.attributes;
-        await checkUrgency(ctx, rest);
+        const { status, ...asked } = change.attributes;
+        await checkUrgency(ctx, asked);
+        const rest = await requireAlertReferences(ctx, asked, current);
         for (const [name, value] of Object.entries(rest)) if (JSON.stringify(value) !== JSON.stringify(snapshotObject(alertSchema, current as Snapshot).attributes[name])) changes[name] = value;
         if (status !== undefined) move = { status: status as AlertStatus };
       } else if (change.operation === 'snooze') {
@@ -184,7 +212,8 @@ export class ChangeAlertHandler extends ResourceWriteHandler {
       const moved = t !== null && t.ok && t.changed;
       if (moved) {
         changes.status = t.status;
-        for (const s of t.sets) if (current[s] == null) changes[s] = ctx.now;
+        // A time the client (or a sender, Alertmanager's endsAt) gives wins over the time of the change.
+        for (const s of t.sets) if (current[s] == null && !(s in changes)) changes[s] = ctx.now;
         for (const s of t.clears) changes[s] = null;
         changes.snoozed_until = t.delayMinutes === undefined ? null : new Date(ctx.now.getTime() + t.delayMinutes * 60_000);
       }
@@ -192,7 +221,7 @@ export class ChangeAlertHandler extends ResourceWriteHandler {
       const extra: { type: string; payload?: Row }[] = [];
       if (moved && t.event) extra.push({ type: t.event, payload: t.delayMinutes === undefined ? {} : { delay_minutes: t.delayMinutes } });
       if (moved && (t.paging === 'cancel' || t.paging === 'defer')) extra.push({ type: ALERT_PAGING_CANCELLED, payload: { previous_status: from } });
-      const alert = announce(ctx, await writer.update(ctx, String(current.id), changes), extra, keep);
+      const alert = announce(ctx, await writer.update(ctx, String(current.id), changes), extra, keep, urgencyChange(current, changes));
       if (moved) {
         const details = t.delayMinutes === undefined ? `Alert ${from} → ${t.status}` : `Alert snoozed for ${t.delayMinutes} minutes`;
         await record(ctx, c.access, alert.id, 'status_update', actionOf(move!, t.status), details, keep);

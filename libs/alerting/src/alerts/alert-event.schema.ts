@@ -1,4 +1,5 @@
 import { defineResource, JsonApiError } from '@taproot/json-api';
+import type { EventActor } from '@taproot/messaging';
 import type { ResourceDefinition, Row } from '@taproot/resources';
 
 /** The reference's `alert_event.kind` (`note` first: the kind clients write); the lifecycle writes the others. */
@@ -18,8 +19,16 @@ export const ALERT_EVENT_KINDS = [
 ] as const;
 
 /** The reference's `alert_event.action` values Taproot writes today. */
-export const ALERT_EVENT_ACTIONS = ['created', 'updated', 'added', 'acknowledged', 'resolved', 'snoozed', 'escalated', 'triggered', 'open', 'deferred'] as const;
+export const ALERT_EVENT_ACTIONS = ['created', 'updated', 'added', 'acknowledged', 'resolved', 'snoozed', 'escalated', 'triggered', 'open', 'deferred', 'attached', 'removed'] as const;
 export type AlertEventAction = (typeof ALERT_EVENT_ACTIONS)[number];
+
+/** `alert_event.page_reason` values (spec Events 5). */
+export const PAGE_REASONS = ['manual_reassignment'] as const;
+
+export const ALERT_EVENT_SOURCES = ['api', 'system'] as const;
+
+/** The `source` of an event written for `actor`: a request's, or the system's own (an alert source sending). */
+export const eventSource = (actor: EventActor): (typeof ALERT_EVENT_SOURCES)[number] => (actor.kind === 'system' ? 'system' : 'api');
 
 /** An alert's event (reference `alert_event`): its timeline, under `/v1/alerts/{alert_id}/events`, records at `/v1/alert_events/{id}`. */
 export const alertEventSchema = defineResource({
@@ -31,12 +40,19 @@ export const alertEventSchema = defineResource({
   defaultSort: 'created_at',
   cursor: true,
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  // The reference's updateAlertEvent is a PATCH (body update_alert_event).
+  updateMethod: 'patch',
   attributes: {
     alert_id: { type: 'string', format: 'uuid', writable: false, filter: ['eq', 'in'], description: 'ID of the alert this event belongs to.' },
     kind: { type: 'string', enum: ALERT_EVENT_KINDS, required: true, writable: 'create', filter: ['eq', 'in'], description: 'note: written by a responder; otherwise written by the alert lifecycle' },
     action: { type: 'string', enum: ALERT_EVENT_ACTIONS, default: 'added', writable: false, filter: ['eq', 'in'], description: 'What happened' },
     details: { type: 'string', nullable: true, required: true, minLength: 1, maxLength: 10000, description: 'Note message.' },
-    user_id: { type: 'string', nullable: true, writable: false, description: 'ID of the user who wrote it or acted; null for a key without a user' },
+    user_id: { type: 'integer', nullable: true, writable: false, description: 'ID of the user who wrote it or acted; null for a key without a user' },
+    source: { type: 'string', enum: ALERT_EVENT_SOURCES, default: 'api', writable: false, description: 'Who wrote it: api (a request: a note, an operation, an attachment) or system (an alert source sending, the lifecycle on its own)' },
+    // Filled by paging (its issue); null on every event until then.
+    page_reason: { type: 'string', enum: PAGE_REASONS, nullable: true, writable: false, description: 'Why a paged event paged: manual_reassignment when an explicit ownership transfer paged (null otherwise)' },
+    escalation_level: { type: 'integer', nullable: true, writable: false, description: 'The escalation level a paging event reached' },
+    escalation_target_type: { type: 'string', nullable: true, writable: false, description: 'e.g. EscalationPolicy, User: what a paging event paged' },
   },
 });
 

@@ -1,7 +1,8 @@
 import { buildOpenApiDocument, requestDocumentSchema } from '@taproot/json-api';
 import { alertEventSchema } from './alert-event.schema';
-import { alertSchema, snoozeAlertSchema } from './alert.schema';
+import { alertListSchema, alertSchema, snoozeAlertSchema } from './alert.schema';
 import { REFUSALS } from './alert.state';
+import { ALERT_SOURCE_ROUTES_OPENAPI, INBOUND_ACCEPTED } from '../alert-sources/alert-sources.openapi';
 
 const MEDIA = 'application/vnd.api+json';
 const doc = (schema: string) => ({ content: { [MEDIA]: { schema: { $ref: `#/components/schemas/${schema}` } } } });
@@ -18,16 +19,17 @@ const OPERATIONS = {
 
 /**
  * What `/v1/openapi.json` says of alerts and alert events: the paths generated from their
- * declarations, with the alert's update as PATCH, the create's 200 for a deduplicated alert, and
- * the lifecycle operations (docs/alert-lifecycle.md), merged by the api into its document.
+ * declarations (both update with PATCH, `updateMethod`), the list's parameters from its query
+ * declaration (the services, groups, environments and labels filters), the create's 200 for a
+ * deduplicated alert, and the lifecycle operations (docs/alert-lifecycle.md), merged by the api
+ * into its document.
  */
 function alertsOpenApi() {
   const generated = buildOpenApiDocument([alertSchema, alertEventSchema], { title: 'alerts', version: '1' });
   const schemas: Record<string, unknown> = { ...generated.components.schemas, snooze_alert: requestDocumentSchema(snoozeAlertSchema, 'create') };
   const paths = { ...generated.paths } as Record<string, Record<string, unknown>>;
-  const item = paths['/v1/alerts/{id}'];
-  const { put, ...rest } = item as { put: { operationId?: string } } & Record<string, unknown>;
-  paths['/v1/alerts/{id}'] = { ...rest, patch: { ...put, operationId: 'updateAlert' } };
+  const list = buildOpenApiDocument([alertListSchema], { title: 'alert list', version: '1' }).paths['/v1/alerts'].get as { parameters: unknown[] };
+  (paths['/v1/alerts'].get as { parameters: unknown[] }).parameters = list.parameters;
   const create = paths['/v1/alerts'].post as { responses: Record<string, unknown> };
   create.responses = { ...create.responses, '200': { description: 'an unresolved alert of the same source had the deduplication_key: that alert, updated', ...doc('alert_response') } };
   for (const [name, op] of Object.entries(OPERATIONS)) {
@@ -50,7 +52,7 @@ function alertsOpenApi() {
     };
   }
   paths['/v1/alert_sources/{id}/alerts'] = INBOUND_PATH;
-  return { schemas, paths };
+  return { schemas: { ...schemas, ...ALERT_SOURCE_ROUTES_OPENAPI.schemas }, paths: { ...paths, ...ALERT_SOURCE_ROUTES_OPENAPI.paths } };
 }
 
 /**
@@ -70,10 +72,7 @@ const INBOUND_PATH = {
     security: [],
     requestBody: { required: true, content: { 'application/json': { schema: { description: "The sender's payload, mapped by the source's configuration", oneOf: [{ type: 'object' }, { type: 'array' }] } } } },
     responses: {
-      '202': {
-        description: 'the alerts created, deduplicated into or resolved by the payload',
-        content: { [MEDIA]: { schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object' } } } } } },
-      },
+      '202': INBOUND_ACCEPTED,
       '401': errors('unknown source, or a missing or wrong signature or secret: nothing is stored'),
       '409': errors('the alert source is disabled: nothing is stored (code ALERT_SOURCE_DISABLED)'),
       '413': errors('body larger than 1 MB'),

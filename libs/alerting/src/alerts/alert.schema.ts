@@ -23,6 +23,7 @@ export const alertSchema = defineResource({
   defaultSort: 'created_at',
   cursor: true,
   operations: ['list', 'create', 'get', 'update'],
+  updateMethod: 'patch',
   attributes: {
     short_id: { type: 'string', writable: false, description: 'Short ID of the alert' },
     summary: { type: 'string', required: true, minLength: 1, maxLength: 10000, searchable: true, description: 'The summary of the alert' },
@@ -57,12 +58,55 @@ export const alertSchema = defineResource({
     started_at: time('When the alert started'),
     ended_at: time('When the alert ended'),
     snoozed_until: { type: 'date-time', nullable: true, writable: false, description: 'When a deferred alert is triggered again' },
+    incident_ids: {
+      type: 'array',
+      items: { type: 'string', format: 'uuid' },
+      writable: false,
+      alwaysStored: true,
+      default: [],
+      filter: ['eq', 'in'],
+      description: 'IDs of the incidents the alert is attached to (POST /v1/incidents/{id}/alerts)',
+    },
   },
   relationships: {
     incidents: { type: 'incidents', many: true, idAttribute: 'incident_ids' },
     notified_users: { type: 'users', many: true, idAttribute: 'notified_user_ids' },
     responders: { type: 'users', many: true, idAttribute: 'responder_ids' },
     groups: { type: 'groups', many: true, idAttribute: 'group_ids' },
+  },
+});
+
+/**
+ * A list filter on records the alert names: ids, slugs or names (`services`), or `key:value`
+ * labels. Each value is a string (the OpenAPI generator declares scalar filters only); the
+ * rewrite's target is the stored list, which matches by overlap.
+ */
+const byRecord = (description: string): AttributeDef => ({ type: 'string', virtual: true, filter: LIST_OPS, description });
+
+/**
+ * The reference's `GET /v1/alerts` filters on the alert's services, groups, environments and
+ * labels: declared like attributes (parsed, validated, in the OpenAPI document), then rewritten
+ * by the list into conditions on `service_ids`, `group_ids`, `environment_ids` and `label_pairs`.
+ */
+export const ALERT_LIST_FILTERS = {
+  services: byRecord('Service IDs, slugs or names'),
+  groups: byRecord('Group (team) IDs, slugs or names'),
+  environments: byRecord('Environment IDs, slugs or names'),
+  labels: byRecord('Labels as key:value, e.g. host:db1'),
+} as const;
+
+/**
+ * The list's query declaration: the alert's attributes, the filters above (virtual) and the read
+ * model's generated `label_pairs`; its rows are answered as `alertSchema`.
+ */
+export const alertListSchema = defineResource({
+  ...alertSchema,
+  attributes: {
+    ...alertSchema.attributes,
+    ...ALERT_LIST_FILTERS,
+    label_pairs: { type: 'array', items: { type: 'string' }, writable: false },
+    // The stored labels, selected under another name (`labels` is the filter here).
+    label_object: { type: 'array', items: { type: 'object' }, writable: false, column: 'labels' },
   },
 });
 

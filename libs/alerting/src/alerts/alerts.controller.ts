@@ -1,12 +1,22 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
-import { actorOf, AlertCreationLimit, CurrentPrincipal, RequirePermission, type Principal } from '@taproot/identity';
-import { JsonApiError, parseListQuery, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { catalogIdsNamed } from '@taproot/catalog';
+import { actorOf, AlertCreationLimit, CurrentPrincipal, RequirePermission, teamIdsNamed, type Principal } from '@taproot/identity';
+import {
+  JsonApiError,
+  listDocument,
+  parseListQuery,
+  parseResourcePayload,
+  rewriteVirtualFilters,
+  type FlatQuery,
+  type ResourceObject,
+  type VirtualFilter,
+} from '@taproot/json-api';
 import { ResourceReader } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { ChangeAlertCommand, CreateAlertCommand, type AlertAccess, type AlertChange, type AlertCreated } from './alert-commands';
-import { alertSchema } from './alert.schema';
+import { alertListSchema, alertSchema, type ALERT_LIST_FILTERS } from './alert.schema';
 import { ALERT_OPERATIONS, type AlertOperation } from './alert.state';
 
 const accessOf = (principal: Principal): AlertAccess => ({
@@ -14,6 +24,17 @@ const accessOf = (principal: Principal): AlertAccess => ({
   actor: actorOf(principal),
   userId: principal.userId === null ? null : String(principal.userId),
 });
+
+/**
+ * How the list's filters on services, groups and environments (ids, slugs or names) and labels
+ * (`key:value`) become conditions on the stored lists (docs/alerts.md).
+ */
+const LIST_FILTERS: Record<keyof typeof ALERT_LIST_FILTERS, VirtualFilter> = {
+  services: { target: 'service_ids', ids: true, named: (db, organizationId, values) => catalogIdsNamed(db, organizationId, 'services', values) },
+  environments: { target: 'environment_ids', ids: true, named: (db, organizationId, values) => catalogIdsNamed(db, organizationId, 'environments', values) },
+  groups: { target: 'group_ids', ids: true, named: (db, organizationId, values) => teamIdsNamed(db, organizationId, values) },
+  labels: { target: 'label_pairs' },
+};
 
 /** `include` names, checked against the alert's relationships by the platform's query parser (400 for an unknown one). */
 const includeOf = (query: FlatQuery, cursorSecret: string): string[] => (query.include === undefined ? [] : parseListQuery(alertSchema, { include: query.include }, { cursorSecret }).include);
@@ -41,7 +62,7 @@ export class AlertsController {
   private readonly cursorSecret: string;
   constructor(
     private readonly commands: CommandBus,
-    dataSource: DataSource,
+    private readonly dataSource: DataSource,
     @Inject(TAPROOT_CONFIG) config: TaprootConfig,
     /** Spec, Limits: 50 alerts a minute per API key, on the shared sliding-window store of the rate limits. */
     private readonly creationLimit: AlertCreationLimit,
@@ -53,8 +74,12 @@ export class AlertsController {
   @Get()
   @RequirePermission('alerts', 'read')
   async list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery) {
-    const include = includeOf(query, this.cursorSecret);
-    const document = await this.reader.list(alertSchema, principal.organizationId, query);
+    const { dataSource: db, cursorSecret } = this;
+    const { organizationId } = principal;
+    const parsed = parseListQuery(alertListSchema, query, { cursorSecret });
+    const q = { ...parsed, filters: await rewriteVirtualFilters(db, organizationId, parsed.filters, LIST_FILTERS) };
+    const document = await listDocument({ db, schema: alertListSchema, serializeAs: alertSchema, q, query, organizationId, cursorSecret });
+    const { include } = parsed;
     return { ...document, data: document.data.map((d) => withIncludes(d, include)), ...(include.length ? { included: [] } : {}) };
   }
 

@@ -144,7 +144,8 @@ function render(template: Template | undefined, payload: unknown): string | null
   });
 }
 
-function narrowKey(value: string | null, regexp: RegExp | null): string | null {
+/** `value` narrowed by `regexp` (its first capture group, or the whole match); no match, or too long a value, gives null. */
+export function narrowKey(value: string | null, regexp: RegExp | null): string | null {
   if (value === null || regexp === null) return value;
   if (value.length > MAX_REGEXP_INPUT) return null;
   const match = regexp.exec(value);

@@ -5,3 +5,4 @@ export * from './generic-webhook';
 export * from './alertmanager';
 export * from './email';
 export * from './signature';
+export * from './rules';

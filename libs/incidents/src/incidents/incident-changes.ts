@@ -1,12 +1,14 @@
+import { existingAlertIds } from '@taproot/alerting';
 import { existingCatalogIds, type CatalogType } from '@taproot/catalog';
 import { can, existingTeamIds, existingUserIds, PermissionResolver, userRecords } from '@taproot/identity';
 import { isUuid, JsonApiError } from '@taproot/json-api';
 import type { Row, WriteContext } from '@taproot/resources';
 import type { TimelineEventKind } from '../timeline/incident-event.schema';
+import { setAlerts } from './incident-alerts';
 import { assertMayMakePrivate, seesPrivate, type IncidentAccess } from './incident-access';
 import { lifecycleOf, transition, type IncidentKind, type IncidentOperation, type IncidentStatus, type LifecycleTimestamp } from './incident.state';
 
-/** Relationship ids of an incident and where each must exist (alerts have no table yet: stored as given). */
+/** Relationship ids of an incident and where each must exist. */
 const REFERENCES: { attribute: string; type: CatalogType | 'groups' | 'alerts'; noun: string }[] = [
   { attribute: 'severity_id', type: 'severities', noun: 'a severity' },
   { attribute: 'service_ids', type: 'services', noun: 'a service' },
@@ -19,12 +21,9 @@ const REFERENCES: { attribute: string; type: CatalogType | 'groups' | 'alerts'; 
   { attribute: 'alert_ids', type: 'alerts', noun: 'an alert' },
 ];
 
-/**
- * The ids of `ids` that are records of the organization. No alert exists before the alerting
- * context does (its issue adds the lookup here), so until then every alert id is unknown.
- */
+/** The ids of `ids` that are records of the organization, through each owning context's lookup. */
 async function existingIds(ctx: WriteContext, type: (typeof REFERENCES)[number]['type'], ids: string[]): Promise<Set<string>> {
-  if (type === 'alerts') return new Set();
+  if (type === 'alerts') return existingAlertIds(ctx.manager, ctx.organizationId, ids);
   return type === 'groups' ? existingTeamIds(ctx.manager, ctx.organizationId, ids) : existingCatalogIds(ctx.manager, ctx.organizationId, type, ids);
 }
 
@@ -81,7 +80,7 @@ export function kindFor(kind: IncidentKind, hasParent: boolean): IncidentKind {
 }
 
 /** `#12`, how the trail names another incident. */
-const label = (row: Row) => `#${String(row.sequential_id)} (${String(row.title)})`;
+export const label = (row: Row) => `#${String(row.sequential_id)} (${String(row.title)})`;
 
 /** The acting user as `/v1/users` shows it, for `*_by` and the creator; null for a key without a user. */
 export async function actingUser(ctx: WriteContext, userId: string | null): Promise<Row | null> {
@@ -140,6 +139,8 @@ export class IncidentPlan {
   readonly changes: Row = {};
   readonly trail: { kind: TimelineEventKind; text: string }[] = [];
   readonly events: string[] = [];
+  /** Alerts attached and detached by this change: their side is written after the incident (incident-alerts.ts). */
+  readonly alertLinks = { attached: [] as string[], detached: [] as string[] };
   private by: Promise<Row | null> | undefined;
 
   constructor(
@@ -338,7 +339,7 @@ export async function changeRole(plan: IncidentPlan, assign: boolean, attributes
  * wins over the one a move set). Null for `kind`, `status` or `private` leaves them as they are.
  */
 export async function applyUpdate(plan: IncidentPlan, attributes: Row): Promise<void> {
-  const { status, kind, private: makePrivate, parent_incident_id: parent, duplicate_incident_id: duplicate, ...rest } = await checkReferences(plan.ctx, attributes);
+  const { status, kind, private: makePrivate, parent_incident_id: parent, duplicate_incident_id: duplicate, alert_ids: alertIds, ...rest } = await checkReferences(plan.ctx, attributes);
   if (makePrivate === false && plan.current.private === true) throw invalid('private', 'private: a private incident cannot be made public again', 'PRIVATE_IS_FINAL');
   if (makePrivate === true && plan.current.private !== true) {
     assertMayMakePrivate(plan.access, 'update');
@@ -348,6 +349,8 @@ export async function applyUpdate(plan: IncidentPlan, attributes: Row): Promise<
   if (parent !== undefined) await setParent(plan, parent as string | null);
   if (duplicate !== undefined) await setDuplicate(plan, duplicate as string | null);
   if (status != null) await move(plan, status as IncidentStatus, { fromStatusAttribute: true });
+  // The alerts' side changes with the incident's list (incident-alerts.ts); null detaches them all.
+  if (alertIds !== undefined) await setAlerts(plan, (alertIds as string[] | null) ?? []);
   for (const [name, value] of Object.entries(rest)) plan.set(name, value);
   if ('title' in rest && rest.title === null) plan.set('title', `Incident #${String(plan.current.sequential_id)}`);
 }

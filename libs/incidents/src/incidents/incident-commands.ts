@@ -6,6 +6,7 @@ import { ResourceWriteHandler, ResourceWriter, type Keep, type Row, type WriteCo
 import { deleteIncidentChildren } from '../incident-children/delete-children';
 import { incidentEventDefinition } from '../timeline/incident-event.schema';
 import { assertMayMakePrivate, findIncident, IncidentsCommand, type IncidentAccess } from './incident-access';
+import { changeAlerts, linkAlerts, linkPlannedAlerts } from './incident-alerts';
 import {
   actingUser,
   applyUpdate,
@@ -44,8 +45,14 @@ export class CreateIncidentCommand extends IncidentCommand {
   }
 }
 
-/** A PUT of the incident, or one of its operations (`mitigate`, `add_subscribers`, ...): one code path. */
-export type IncidentChange = { kind: 'update'; attributes: Row } | { kind: 'operation'; operation: IncidentOperationName; attributes: Row };
+/**
+ * A PUT of the incident, one of its operations (`mitigate`, `add_subscribers`, ...), or alerts
+ * attached or detached (`/v1/incidents/{id}/alerts`): one code path.
+ */
+export type IncidentChange =
+  | { kind: 'update'; attributes: Row }
+  | { kind: 'operation'; operation: IncidentOperationName; attributes: Row }
+  | { kind: 'alerts'; attach: boolean; alertIds: string[] };
 
 export class ChangeIncidentCommand extends IncidentCommand {
   constructor(
@@ -132,7 +139,9 @@ export async function createIncident(writer: ResourceWriter, ctx: WriteContext, 
     parent_incident_id: parent ? String(parent.id) : null,
     duplicate_incident_id: original ? String(original.id) : null,
   });
-  return announce(ctx, result, [], keep);
+  const incident = await announce(ctx, result, [], keep);
+  await linkAlerts(ctx, result.snapshot, (attributes.alert_ids as string[] | null) ?? [], true, keep, access.userId);
+  return incident;
 }
 
 @CommandHandler(CreateIncidentCommand)
@@ -185,6 +194,7 @@ export class ChangeIncidentHandler extends ResourceWriteHandler {
       const current = await findIncident(ctx.manager, 'incidents', c.access, c.id, true);
       const plan = new IncidentPlan(current, ctx, c.access);
       if (c.change.kind === 'update') await applyUpdate(plan, c.change.attributes);
+      else if (c.change.kind === 'alerts') await changeAlerts(plan, c.change.attach, c.change.alertIds);
       else await operate(plan, c.change.operation, c.change.attributes);
       settle(plan);
       // Nothing to change (a repeated operation, the same values): nothing stored or announced.
@@ -192,8 +202,10 @@ export class ChangeIncidentHandler extends ResourceWriteHandler {
         const { id, attributes } = toResourceObject(incidentStorageSchema, current);
         return presentIncident(ctx.manager, ctx.organizationId, { id, ...attributes });
       }
-      const incident = await announce(ctx, await writer.update(ctx, plan.id, plan.changes), plan.events, keep);
+      const written = await writer.update(ctx, plan.id, plan.changes);
+      const incident = await announce(ctx, written, plan.events, keep);
       await writeTrail(ctx, plan, keep);
+      await linkPlannedAlerts(plan, written.snapshot, keep);
       return incident;
     });
   }
@@ -221,6 +233,7 @@ export class DeleteIncidentHandler extends ResourceWriteHandler {
         await announce(ctx, await writer.update(ctx, plan.id, plan.changes), plan.events, keep);
         await writeTrail(ctx, plan, keep);
       }
+      await linkAlerts(ctx, current, (current.alert_ids as string[] | null) ?? [], false, keep, c.access.userId);
       // Action items, sub-status assignments and the timeline's links: their keys refuse the deletes below.
       await deleteIncidentChildren(ctx, String(current.id), keep);
       const events = (await ctx.manager.query('SELECT id FROM incident_events WHERE incident_id = $1 ORDER BY occurred_at, created_at', [current.id])) as { id: string }[];

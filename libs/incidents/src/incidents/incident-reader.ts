@@ -5,6 +5,7 @@ import {
   listDocument,
   parseListQuery,
   readRecords,
+  rewriteVirtualFilters,
   toResourceObject,
   type CollectionDocument,
   type FlatQuery,
@@ -14,6 +15,7 @@ import {
   type ResourceObject,
   type ResourceSchema,
   type SingleDocument,
+  type VirtualFilter,
 } from '@taproot/json-api';
 import type { Row } from '@taproot/resources';
 import { incidentRoleSchema } from '../incident-roles/incident-role.schema';
@@ -24,25 +26,19 @@ import { findIncident, seesPrivate, type IncidentAccess } from './incident-acces
 import { presentIncidents } from './incident-presenter';
 import { ALIAS_FILTERS, INCLUDE_NOT_YET, incidentListSchema, incidentSchema, incidentStorageSchema, NAME_FILTERS } from './incident.schema';
 
-type NameFilter = (typeof NAME_FILTERS)[keyof typeof NAME_FILTERS];
-
 /**
  * The filters on related records' names and the alias filters, rewritten into conditions on the
- * stored id lists: names are looked up as ids in the organization (a name matching nothing
- * matches no incident, or every incident for not_eq/not_in).
+ * stored id lists (`rewriteVirtualFilters`): names are looked up as ids in the organization.
  */
-async function rewriteFilters(db: Queryable, organizationId: string, filters: ListFilter[]): Promise<ListFilter[]> {
-  return Promise.all(
-    filters.map(async (f) => {
-      if (Object.hasOwn(ALIAS_FILTERS, f.attribute)) return { ...f, attribute: ALIAS_FILTERS[f.attribute as keyof typeof ALIAS_FILTERS].target };
-      if (!Object.hasOwn(NAME_FILTERS, f.attribute)) return f;
-      const { target, type, by }: NameFilter = NAME_FILTERS[f.attribute as keyof typeof NAME_FILTERS];
-      const names = f.values.map(String);
-      const ids = type === 'groups' ? await teamIdsNamed(db, organizationId, names, by) : await catalogIdsNamed(db, organizationId, type as CatalogType, names, by);
-      return { ...f, attribute: target, values: ids };
-    }),
-  );
-}
+const VIRTUAL_FILTERS: Record<string, VirtualFilter> = {
+  ...Object.fromEntries(
+    Object.entries(NAME_FILTERS).map(([name, { target, type, by }]): [string, VirtualFilter] => [
+      name,
+      { target, named: (db, organizationId, values) => (type === 'groups' ? teamIdsNamed(db, organizationId, values, by) : catalogIdsNamed(db, organizationId, type, values, by)) },
+    ]),
+  ),
+  ...Object.fromEntries(Object.entries(ALIAS_FILTERS).map(([name, { target }]) => [name, { target }])),
+};
 
 /** `include` of a single read: the same names as the list's, each once; an unknown one is a 400. */
 function parseInclude(query: FlatQuery): string[] {
@@ -136,7 +132,7 @@ export class IncidentReader {
     const { db, cursorSecret } = this;
     const parsed = parseListQuery(incidentListSchema, query, { cursorSecret });
     const hidden: ListFilter[] = seesPrivate(access) ? [] : [{ attribute: 'private', operator: 'eq', values: [false], parameter: 'private' }];
-    const q: ListQuery = { ...parsed, filters: [...hidden, ...(await rewriteFilters(db, access.organizationId, parsed.filters))] };
+    const q: ListQuery = { ...parsed, filters: [...hidden, ...(await rewriteVirtualFilters(db, access.organizationId, parsed.filters, VIRTUAL_FILTERS))] };
     const document = await listDocument({ db, schema: incidentListSchema, serializeAs: incidentStorageSchema, q, query, organizationId: access.organizationId, cursorSecret });
     const rows = document.data.map((d) => ({ id: d.id, ...d.attributes }));
     const { data, included } = await documentData(db, access.organizationId, rows, parsed.include);

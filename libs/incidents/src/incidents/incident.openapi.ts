@@ -1,5 +1,6 @@
 import { BULK_LIMIT, bulkCreateRequestSchema, buildOpenApiDocument, requestDocumentSchema } from '@taproot/json-api';
 import { incidentEventSchema } from '../timeline/incident-event.schema';
+import { attachAlertSchema } from './incident-alerts.controller';
 import { incidentImportSchema, incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './incident.schema';
 
 const MEDIA = 'application/vnd.api+json';
@@ -72,6 +73,46 @@ function importOpenApi(incident: unknown) {
   return { schemas, path };
 }
 
+/** `/v1/incidents/{incident_id}/alerts` (docs/alerts.md, Alerts on incidents); `alert_list` comes from the alerting context's document. */
+function incidentAlertsPaths() {
+  const incidentId = { ...ID, name: 'incident_id' };
+  const alertList = (description: string) => ({ description, ...doc('alert_list') });
+  const refused = { '401': errors('unauthorized'), '404': errors('no such incident (or a private one the caller may not read)') };
+  return {
+    '/v1/incidents/{incident_id}/alerts': {
+      parameters: [incidentId],
+      get: {
+        operationId: 'listIncidentAlerts',
+        summary: 'List the alerts attached to an incident (needs incidents read and alerts read)',
+        tags: ['Alerts'],
+        responses: { '200': alertList('the incident\'s alerts'), '400': errors('malformed query'), '403': errors('the caller may not read incidents or alerts'), ...refused },
+      },
+      post: {
+        operationId: 'attachAlert',
+        summary: 'Attach alerts to an incident (events on the alerts and the incident timeline)',
+        tags: ['Alerts'],
+        requestBody: { required: true, ...doc('attach_alert') },
+        responses: { '200': alertList('the incident\'s alerts after the attachment'), '403': errors('the caller may not update incidents'), ...refused, '422': errors('an id that is not an alert of the organization') },
+      },
+    },
+    '/v1/incidents/{incident_id}/alerts/{alert_id}': {
+      parameters: [incidentId, { name: 'alert_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+      get: {
+        operationId: 'getIncidentAlert',
+        summary: 'An alert attached to the incident (404 when it is not attached)',
+        tags: ['Alerts'],
+        responses: { '200': { description: 'the alert', ...doc('alert_response') }, '403': errors('the caller may not read incidents or alerts'), ...refused },
+      },
+      delete: {
+        operationId: 'detachAlert',
+        summary: 'Detach an alert from an incident (events on the alert and the incident timeline)',
+        tags: ['Alerts'],
+        responses: { '200': alertList('the incident\'s alerts left'), '403': errors('the caller may not update incidents'), ...refused },
+      },
+    },
+  };
+}
+
 /**
  * What `/v1/openapi.json` says of incidents and timelines: the CRUD paths and schemas generated
  * from their declarations, plus the operations (`/v1/incidents/{id}/mitigate`, ...) and the
@@ -103,7 +144,8 @@ function incidentsOpenApi() {
     };
   }
   const imports = importOpenApi((schemas.incident_response as { properties: { data: unknown } }).properties.data);
-  return { schemas: { ...schemas, ...imports.schemas }, paths: { ...paths, '/v1/incidents/import': imports.path } };
+  schemas.attach_alert = requestDocumentSchema(attachAlertSchema, 'create');
+  return { schemas: { ...schemas, ...imports.schemas }, paths: { ...paths, '/v1/incidents/import': imports.path, ...incidentAlertsPaths() } };
 }
 
 export const INCIDENTS_OPENAPI = incidentsOpenApi();

@@ -8,7 +8,7 @@ import { EVENT_VISIBILITIES } from '../incidents/incident.schema';
  * trail, written by its operations (`import`: by the bulk import that created it), and are
  * read-only.
  */
-export const TIMELINE_EVENT_KINDS = ['note', 'status_change', 'duplicate', 'parent', 'subscribers', 'role_assignment', 'import'] as const;
+export const TIMELINE_EVENT_KINDS = ['note', 'status_change', 'duplicate', 'parent', 'subscribers', 'role_assignment', 'import', 'alerts'] as const;
 export type TimelineEventKind = (typeof TIMELINE_EVENT_KINDS)[number];
 
 /** An incident's timeline event (reference: `incident_event`), records at `/v1/events/{id}`. */

@@ -14,6 +14,11 @@ describe('loadConfig', () => {
     assert.equal(c.dataDir, resolve('.data'));
     assert.equal(c.bootstrapApiKey, null);
     assert.equal(c.logLevel, 'info');
+    assert.equal(c.alertCreationLimitPerMinute, 50, 'the spec\'s alert-creation limit');
+  });
+
+  test('reads a raised alert-creation limit', () => {
+    assert.equal(loadConfig({ ALERT_CREATION_LIMIT_PER_MINUTE: '5000' }).alertCreationLimitPerMinute, 5000);
   });
 
   test('reads the external database and Kafka brokers, trimming the broker list', () => {
@@ -29,6 +34,7 @@ describe('loadConfig', () => {
     ['KAFKA_BROKERS', 'broker-without-port', /KAFKA_BROKERS entries must be host:port/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['BOOTSTRAP_API_KEY', 'short', /at least 16 characters/],
+    ['ALERT_CREATION_LIMIT_PER_MINUTE', '0', /ALERT_CREATION_LIMIT_PER_MINUTE must be between/],
   ] as const) {
     test(`refuses ${name}=${value} with a message naming the variable`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && message.test(e.message));

@@ -27,6 +27,11 @@ export interface TaprootConfig {
   /** Per API key per sliding minute (spec, Limits: 3000; see docs/decisions/0001). */
   rateLimitReadsPerMinute: number;
   rateLimitWritesPerMinute: number;
+  /**
+   * Alerts created per API key or per alert source per sliding minute (spec, Limits: 50). Raise
+   * it for a deployment whose monitoring sends more, or for the bench (docs/benchmarks.md).
+   */
+  alertCreationLimitPerMinute: number;
   /** OAuth access tokens are accepted when all three are set (the auth app's issuer). */
   /**
    * The API's public base URL (`PUBLIC_URL`, e.g. https://taproot.example.com): absolute URLs the
@@ -100,6 +105,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     relayPollMs: int(env, 'RELAY_POLL_MS', 250, 10, 60000),
     rateLimitReadsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 3000, 1, 10_000_000),
     rateLimitWritesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 3000, 1, 10_000_000),
+    alertCreationLimitPerMinute: int(env, 'ALERT_CREATION_LIMIT_PER_MINUTE', 50, 1, 10_000_000),
     publicUrl: (url(env, 'PUBLIC_URL') ?? `http://${optional(env, 'HOST') ?? '127.0.0.1'}:${int(env, 'PORT', 3000, 0, 65535)}`).replace(/\/+$/, ''),
     oauthIssuer: optional(env, 'OAUTH_ISSUER'),
     oauthAudience: optional(env, 'OAUTH_AUDIENCE'),

@@ -12,7 +12,7 @@ import { PermissionResolver } from './permissions/permission-resolver';
 import { TeamOwnershipChecker } from './permissions/team-ownership';
 import { RateLimitGuard } from './rate-limits/rate-limit.guard';
 import { RateLimiter } from './rate-limits/rate-limiter';
-import { AlertCreationLimit } from './rate-limits/alert-creation-limit';
+import { AlertCreationLimit, alertCreationLimitProvider } from './rate-limits/alert-creation-limit';
 import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
 import { AuditsModule } from './audits/audits.module';
@@ -32,7 +32,7 @@ import { AuditsModule } from './audits/audits.module';
       inject: [DataSource, CLOCK, ApiKeyUsageTracker],
     },
     { provide: RateLimiter, useFactory: (ds: DataSource, clock: Clock) => new RateLimiter(ds, clock), inject: [DataSource, CLOCK] },
-    { provide: AlertCreationLimit, useFactory: (limiter: RateLimiter) => new AlertCreationLimit(limiter), inject: [RateLimiter] },
+    alertCreationLimitProvider,
     // Global guards run in this order: who is calling, then how often.
     {
       provide: ACCESS_TOKEN_VERIFIER,

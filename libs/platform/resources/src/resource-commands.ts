@@ -96,13 +96,15 @@ export abstract class ResourceWriteHandler {
   protected write<T>(command: ResourceWriteCommand, work: (writer: ResourceWriter, ctx: WriteContext, keep: Keep) => Promise<T>): Promise<T> {
     const { definition, organizationId, actor, userId } = command;
     return this.unitOfWork.run(async (manager, emitter) => {
-      const events: DomainEvent[] = [];
+      // Events by topic, in the order kept: each context's projections read its own topic.
+      const byTopic = new Map<string, DomainEvent[]>();
       const ctx: WriteContext = { organizationId, actor, userId, manager, now: this.clock.now() };
       const value = await work(writerOf(definition), ctx, (result) => {
-        events.push(...result.events);
+        const topic = topicOf(result.context ?? definition.context);
+        byTopic.set(topic, [...(byTopic.get(topic) ?? []), ...result.events]);
         return result.snapshot;
       });
-      if (events.length) emitter.emit(topicOf(definition.context), events);
+      for (const [topic, events] of byTopic) if (events.length) emitter.emit(topic, events);
       return value;
     });
   }

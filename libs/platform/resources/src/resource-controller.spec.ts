@@ -43,6 +43,12 @@ describe('resourceController routes', () => {
     ]);
   });
 
+  test('the update is served with the declared method only: PATCH for updateMethod patch', () => {
+    const served = routes(schema({ updateMethod: 'patch' }));
+    assert.ok(served.includes('PATCH v1/incident_role_tasks/:id'));
+    assert.ok(!served.some((r) => r.startsWith('PUT ')));
+  });
+
   test('the list across parents is served at the resource path when declared', () => {
     assert.ok(routes(schema({ parent: { ...ROLE_PARENT, flatList: true } })).includes('GET v1/incident_role_tasks'));
   });

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, type Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, type Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   actorOf,
@@ -62,13 +62,15 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   // Without conditions, the list across parents would show what the parent's routes hide.
   if (access && schema.parent?.flatList && !access.listScope) throw new Error(`${schema.type}: the list across parents needs parentAccess.listScope`);
   const teamOwned: MethodDecorator = definition.teamOwnership
-    ? OwnedByTeam({ table: definition.table, teamsColumn: definition.teamOwnership.column })
+    ? OwnedByTeam({ table: definition.table, teamsColumn: definition.teamOwnership.column, slugs: 'slug' in definition.schema.attributes })
     : () => undefined;
   const document = (snapshot: Snapshot): SingleDocument => ({ data: snapshotObject(schema, snapshot) });
   const collection = nestRoute(collectionPath(schema));
   const records = nestRoute(schema.path);
   // The list across parents is the same list without a parent.
   const lists = schema.parent?.flatList ? [collection, records] : collection;
+  // The update is served with the declared method only, as the OpenAPI document declares it.
+  const UpdateRoute = schema.updateMethod === 'patch' ? Patch : Put;
 
   @Controller()
   class JsonApiResourceController {
@@ -142,7 +144,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       return document(snapshot);
     }
 
-    @Put(`${records}/:id`)
+    @UpdateRoute(`${records}/:id`)
     @requiresWrite('update')
     @teamOwned
     async update(

@@ -13,6 +13,11 @@ export type Snapshot = Row & { id: string };
 export interface WriteResult {
   snapshot: Snapshot;
   events: DomainEvent[];
+  /**
+   * The bounded context whose topic the events go to; omitted, the command's. A command may
+   * write another context's resource through its public API (an incident attaching alerts).
+   */
+  context?: string;
 }
 
 
@@ -159,7 +164,7 @@ export class ResourceWriter {
       payload: snapshot,
       occurredAt: ctx.now,
     });
-    return { snapshot, events: [event] };
+    return { snapshot, events: [event], context: this.def.context };
   }
 
   /**

@@ -8,11 +8,15 @@ export const TEAM_OWNED = 'taproot:team-owned';
  * How a route's records name the teams that own them (spec, API keys: a team key has "full
  * read and edit on entities the team owns").
  */
-export type TeamOwnedRoute =
+export type TeamOwnedRoute = (
   /** A record owned through an array column of team ids, also the create/update attribute. */
   | { table: string; teamsColumn: string }
   /** The team record itself: a team key administers its own team. */
-  | { table: string; isTeam: true };
+  | { table: string; isTeam: true }
+) & {
+  /** Whether the route's `{id}` may be a slug (the table has one), as well as a uuid. */
+  slugs: boolean;
+};
 
 /** Marks a create/update/delete route whose records a team key may change when its team owns them. */
 export const OwnedByTeam = (route: TeamOwnedRoute): CustomDecorator<string> => SetMetadata(TEAM_OWNED, route);
@@ -41,9 +45,8 @@ export class TeamOwnershipChecker {
       'isTeam' in route
         ? 'id::text = $3'
         : `$3 = ANY(${quoteIdent(route.teamsColumn)}::text[])`;
-    // `{id}` takes a uuid or a slug, as the resource routes do.
     const rows: { owned: boolean }[] = await this.dataSource.query(
-      `SELECT ${owned} AS owned FROM ${quoteIdent(route.table)} WHERE organization_id = $1 AND (id::text = $2 OR slug = $2) LIMIT 1`,
+      `SELECT ${owned} AS owned FROM ${quoteIdent(route.table)} WHERE organization_id = $1 AND (id::text = $2${route.slugs ? ' OR slug = $2' : ''}) LIMIT 1`,
       [organizationId, id, teamId],
     );
     return rows.length === 0 || rows[0].owned === true;

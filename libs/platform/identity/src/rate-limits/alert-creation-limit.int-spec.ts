@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { openTestDataSource } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
-import { ALERT_CREATION_LIMIT_PER_MINUTE, AlertCreationLimit } from './alert-creation-limit';
+import { loadConfig } from '@taproot/config';
+import { ALERT_CREATION_LIMIT_PER_MINUTE, AlertCreationLimit, alertCreationLimitProvider } from './alert-creation-limit';
 import { RateLimiter, RateLimitExceededError } from './rate-limiter';
 
 describe('AlertCreationLimit (50 alerts per minute per API key or alert source)', () => {
@@ -49,5 +50,15 @@ describe('AlertCreationLimit (50 alerts per minute per API key or alert source)'
     for (let i = 0; i < 50; i++) await limit.consume(subject);
     now += 120_000;
     assert.equal((await limit.consume(subject)).used, 1);
+  });
+
+  test('the deployment setting ALERT_CREATION_LIMIT_PER_MINUTE replaces the spec’s 50 (IdentityModule’s provider)', async () => {
+    const limiter = new RateLimiter(ds, { now: () => new Date(now) });
+    const raised = alertCreationLimitProvider.useFactory(limiter, loadConfig({ ALERT_CREATION_LIMIT_PER_MINUTE: '3' }));
+    const key = randomUUID();
+    for (let i = 0; i < 3; i++) await raised.consume({ apiKeyId: key });
+    await assert.rejects(() => raised.consume({ apiKeyId: key }), (error: unknown) => error instanceof RateLimitExceededError && error.headers['X-RateLimit-Limit'] === '3, 3;window=60');
+    const byDefault = alertCreationLimitProvider.useFactory(limiter, loadConfig({}));
+    assert.equal((await byDefault.consume({ apiKeyId: randomUUID() })).limit, 50);
   });
 });

@@ -1,4 +1,6 @@
-import { RateLimitExceededError, type RateLimitDecision, type RateLimiter } from './rate-limiter';
+import type { FactoryProvider } from '@nestjs/common';
+import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
+import { RateLimiter, RateLimitExceededError, type RateLimitDecision } from './rate-limiter';
 
 /** Spec, Limits: "Alert creation: 50 per minute, per API key or alert source". */
 export const ALERT_CREATION_LIMIT_PER_MINUTE = 50;
@@ -28,3 +30,13 @@ export class AlertCreationLimit {
     return decision;
   }
 }
+
+/**
+ * IdentityModule's provider: the deployment's limit (`ALERT_CREATION_LIMIT_PER_MINUTE`, default
+ * the spec's 50), so an operator (or the bench) can raise it without touching the code.
+ */
+export const alertCreationLimitProvider = {
+  provide: AlertCreationLimit,
+  useFactory: (limiter: RateLimiter, config: TaprootConfig) => new AlertCreationLimit(limiter, config.alertCreationLimitPerMinute),
+  inject: [RateLimiter, TAPROOT_CONFIG],
+} satisfies FactoryProvider<AlertCreationLimit>;

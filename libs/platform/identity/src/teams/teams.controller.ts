@@ -11,7 +11,7 @@ import type { Principal } from '../principal/principal';
 import { MEMBERSHIP_ATTRIBUTES, teamSchema } from './team.schema';
 import { TeamsService } from './teams.service';
 
-const OWN_TEAM: TeamOwnedRoute = { table: 'groups', isTeam: true };
+const OWN_TEAM: TeamOwnedRoute = { table: 'groups', isTeam: true, slugs: true };
 
 type Row = Record<string, unknown>;
 

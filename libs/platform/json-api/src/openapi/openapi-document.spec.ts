@@ -334,6 +334,13 @@ describe('buildOpenApiDocument', () => {
       assert.equal(schemaOf(item.delete.responses['404']), 'errors_list');
     });
 
+    test('declares the update with the method the resource serves it with (updateMethod)', () => {
+      const item = pathItem(buildOpenApiDocument([{ ...widgets(), updateMethod: 'patch' }], { title: 't', version: '1' }), '/v1/widgets/{id}') as PathItem & { patch?: Op };
+      assert.equal(item.put, undefined);
+      assert.equal(item.patch?.operationId, 'updateWidget');
+      assert.equal(String(get(item.patch?.requestBody, 'content', MEDIA, 'schema', '$ref')), '#/components/schemas/update_widget');
+    });
+
     test('accepts a uuid or, when the resource has a slug, a slug as {id}', () => {
       const doc = build();
       const idOf = (path: string) => pathItem(doc, path).parameters?.find((p) => p.name === 'id');

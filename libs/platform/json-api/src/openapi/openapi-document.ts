@@ -355,7 +355,7 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
     );
   }
   if (ops.has('update')) {
-    item.put = op(
+    item[schema.updateMethod ?? 'put'] = op(
       { summary: `Update ${aOne}`, description: `Update a specific ${one} by id`, operationId: `update${pascal(s)}`, requestBody: body(`update_${s}`) },
       { '200': response(`${one} updated`, `${s}_response`), '404': notFound, '415': unsupported, '422': invalid },
     );

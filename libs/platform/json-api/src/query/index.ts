@@ -4,3 +4,4 @@ export * from './list-sql';
 export * from './pagination';
 export * from './list-document';
 export * from './records';
+export * from './virtual-filters';

@@ -1,0 +1,82 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { alertSchema } from '@taproot/alerting';
+import { can, CurrentPrincipal, forbidden, RequirePermission, type Principal } from '@taproot/identity';
+import { defineResource, JsonApiError, listDocument, parseListQuery, parseResourcePayload, readRecords, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { findIncident, IncidentRoutes, type IncidentAccess } from './incident-access';
+import { ChangeIncidentCommand } from './incident-commands';
+
+/** The body of `POST /v1/incidents/{id}/alerts` (reference `attach_alert`). */
+export const attachAlertSchema = defineResource({
+  type: 'alerts',
+  singular: 'attach_alert',
+  path: '/v1/incidents/{incident_id}/alerts',
+  readTable: 'alerts_read',
+  defaultSort: 'created_at',
+  operations: [],
+  attributes: {
+    alert_ids: { type: 'array', items: { type: 'string' }, required: true, description: 'Alert Id to attach to the incident' },
+  },
+});
+
+/** Every route answers alerts: the caller must also read alerts (403 before anything changes). */
+function mayReadAlerts(access: IncidentAccess): IncidentAccess {
+  if (!can(access.permissions, 'alerts', 'read')) throw forbidden({ family: 'alerts', action: 'read' }, access.principal, access.permissions);
+  return access;
+}
+
+/**
+ * `/v1/incidents/{incident_id}/alerts`: the alerts attached to an incident, attaching more and
+ * detaching one (docs/alerts.md, Alerts on incidents). The incident must be visible to the caller
+ * (404 otherwise, private ones included), and every route also needs alerts read. Attach and detach are
+ * changes of the incident (incidents update) on its one change path: the incident's `alert_ids`,
+ * its timeline and the alerts' own side, in one transaction.
+ */
+@Controller('v1/incidents/:incident_id/alerts')
+export class IncidentAlertsController extends IncidentRoutes {
+  @Get()
+  @RequirePermission('incidents', 'read')
+  async list(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Query() query: FlatQuery) {
+    return this.alertsOf(mayReadAlerts(await this.access(principal)), incidentId, query);
+  }
+
+  /** One attached alert; 404 when it is not attached to the incident. */
+  @Get(':alert_id')
+  @RequirePermission('incidents', 'read')
+  async get(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Param('alert_id') alertId: string) {
+    const access = mayReadAlerts(await this.access(principal));
+    const incident = await findIncident(this.dataSource, 'incidents_read', access, incidentId);
+    const attached = ((incident.alert_ids as string[] | null) ?? []).includes(alertId.toLowerCase());
+    const alert = attached ? (await readRecords(this.dataSource, alertSchema, access.organizationId, [alertId])).get(alertId.toLowerCase()) : undefined;
+    if (!alert) throw JsonApiError.notFound('alerts', alertId);
+    return { data: alert };
+  }
+
+  /** 200 with the incident's alerts after the attachment (reference `attachAlert`). */
+  @Post()
+  @RequirePermission('incidents', 'update')
+  @HttpCode(200)
+  async attach(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Body() body: unknown) {
+    const { attributes } = parseResourcePayload(attachAlertSchema, body, 'create');
+    return this.change(principal, incidentId, true, (attributes.alert_ids as string[]).map(String));
+  }
+
+  /** 200 with the incident's alerts left; 404 when the alert is not attached to it. */
+  @Delete(':alert_id')
+  @RequirePermission('incidents', 'update')
+  async detach(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Param('alert_id') alertId: string) {
+    return this.change(principal, incidentId, false, [alertId]);
+  }
+
+  private async change(principal: Principal, incidentId: string, attach: boolean, alertIds: string[]) {
+    const access = mayReadAlerts(await this.access(principal));
+    const incident: ResourceObject = await this.commands.execute(new ChangeIncidentCommand(access, incidentId, { kind: 'alerts', attach, alertIds }));
+    return this.alertsOf(access, incident.id, {});
+  }
+
+  private async alertsOf(access: IncidentAccess, incidentId: string, query: FlatQuery) {
+    const incident = await findIncident(this.dataSource, 'incidents_read', access, incidentId);
+    const scope = [{ attribute: 'incident_ids', operator: 'eq' as const, values: [String(incident.id)], parameter: 'incident_id' }];
+    const q = parseListQuery(alertSchema, query, { cursorSecret: this.cursorSecret, scope });
+    return listDocument({ db: this.dataSource, schema: alertSchema, q, query, organizationId: access.organizationId, cursorSecret: this.cursorSecret, basePath: `/v1/incidents/${String(incident.id)}/alerts` });
+  }
+}
