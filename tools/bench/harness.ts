@@ -1,11 +1,15 @@
 /**
  * What every section of `npm run bench` shares: settings from the environment, progress and
- * report output, the HTTP load generator (autocannon), the closed-loop driver for in-process
- * calls, and the summary row. See docs/benchmarks.md.
+ * report output, the HTTP load generators (autocannon; open-loop-worker.ts for loads of distinct
+ * requests, open or closed loop), the closed-loop driver for in-process calls, and the summary
+ * row. See docs/benchmarks.md.
  */
 import type { DataSource } from 'typeorm';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
+import type { OpenLoopInput, OpenLoopOutput, OpenLoopRequest } from './open-loop-worker';
 
 export function intEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -117,6 +121,124 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   );
   if (ok === 0) throw new Error(`${spec.label}: no 2xx response at all (non-2xx ${r.non2xx}, errors ${r.errors})`);
   return result;
+}
+
+/** A load of distinct requests (each built by `request(n)`) through open-loop-worker.ts. */
+export interface OpenLoadSpec {
+  label: string;
+  url: string;
+  /** For the report; each request carries its own path. */
+  path: string;
+  method?: OpenLoopInput['method'];
+  /** The n-th request of the run (warm-up included): distinct bodies, each with its own headers. */
+  request: (n: number) => OpenLoopRequest;
+  /** Runs between the warm-up and the measured load (a count to compare with afterwards). */
+  beforeMeasured?: () => Promise<void>;
+}
+
+export interface OpenLoadResult {
+  label: string;
+  method: string;
+  path: string;
+  /** Requests a second sent on schedule (open loop); null for a closed loop. */
+  offeredPerSec: number | null;
+  /** Concurrent connections of a closed loop; null for an open loop. */
+  connections: number | null;
+  requests: number;
+  /** From the first send to the last response (an open loop: at least its schedule, longer when the server falls behind). */
+  seconds: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statuses: Record<string, number>;
+  /** 2xx responses per second over `seconds`: the rate the server sustained. */
+  okPerSec: number;
+  /** Worst delay of a send behind its schedule (the generator's own lag; should stay a few ms). */
+  maxLagMs: number;
+  latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
+}
+
+function runWorker(input: OpenLoopInput): Promise<OpenLoopOutput> {
+  return new Promise((resolve, reject) => {
+    // The worker inherits this process's `-r tools/register.js`, so it runs the TypeScript source.
+    const worker = new Worker(join(__dirname, 'open-loop-worker.ts'), { workerData: input });
+    worker.once('message', (output: OpenLoopOutput) => void worker.terminate().then(() => resolve(output)));
+    worker.once('error', reject);
+  });
+}
+
+/** Warm-up, `beforeMeasured`, then the measured run; `count` requests are built for each part. */
+async function distinctLoad(spec: OpenLoadSpec, mode: (seconds: number) => OpenLoopInput['mode'], count: (seconds: number) => number, what: string): Promise<OpenLoadResult> {
+  const method = spec.method ?? 'POST';
+  let n = 0;
+  const input = (seconds: number): OpenLoopInput => ({
+    url: spec.url,
+    method,
+    timeoutMs: 10_000,
+    mode: mode(seconds),
+    requests: Array.from({ length: count(seconds) }, () => spec.request(n++)),
+  });
+  if (WARMUP_SECONDS > 0) {
+    progress(`${spec.label}: warm-up ${WARMUP_SECONDS}s`);
+    await runWorker(input(WARMUP_SECONDS));
+  }
+  await spec.beforeMeasured?.();
+  const measured = input(SECONDS);
+  progress(`${spec.label}: ${method} ${spec.path}, ${what}, ${SECONDS}s`);
+  const r = await runWorker(measured);
+  const latencies = [...r.latencies].sort((a, b) => a - b);
+  const ok = Object.entries(r.statuses).reduce((sum, [status, n]) => (status.startsWith('2') ? sum + n : sum), 0);
+  const open = 'rate' in measured.mode;
+  // An open loop's last request goes out 1/rate before the schedule ends: count the whole schedule.
+  const seconds = open ? Math.max(SECONDS, r.elapsedMs / 1000) : r.elapsedMs / 1000;
+  const result: OpenLoadResult = {
+    label: spec.label,
+    method,
+    path: spec.path,
+    offeredPerSec: 'rate' in measured.mode ? measured.mode.rate : null,
+    connections: 'concurrency' in measured.mode ? measured.mode.concurrency : null,
+    requests: latencies.length + r.errors + r.timeouts,
+    seconds: round(seconds, 2),
+    ok,
+    non2xx: latencies.length - ok,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statuses: r.statuses,
+    okPerSec: round(ok / seconds, 1),
+    maxLagMs: round(open ? r.maxLagMs : 0, 1),
+    latencyMs: {
+      p50: round(percentile(latencies, 50), 1),
+      p90: round(percentile(latencies, 90), 1),
+      p99: round(percentile(latencies, 99), 1),
+      mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 1),
+      max: round(latencies[latencies.length - 1] ?? 0, 1),
+    },
+  };
+  progress(
+    `${spec.label}: ${result.okPerSec} ok/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms` +
+      (result.non2xx || result.errors || result.timeouts ? ` (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})` : ''),
+  );
+  if (ok === 0) throw new Error(`${spec.label}: no 2xx response at all (statuses ${JSON.stringify(r.statuses)}, errors ${r.errors})`);
+  return result;
+}
+
+/**
+ * Open loop: `rate` requests a second for SECONDS (after WARMUP_SECONDS of the same), sent on
+ * schedule whatever the answers, so latency includes any queueing (autocannon's connections wait
+ * for their answers: its latencies would hide a backlog).
+ */
+export function openLoad(spec: OpenLoadSpec & { rate: number }): Promise<OpenLoadResult> {
+  return distinctLoad(spec, () => ({ rate: spec.rate }), (seconds) => Math.round(spec.rate * seconds), `open loop at ${spec.rate} requests/s`);
+}
+
+/**
+ * Closed loop: CONNECTIONS connections back to back for SECONDS, like `load` but with a distinct
+ * request each time; at most `maxPerSec` x seconds requests are built (the run ends early if they
+ * run out, and its rate stays right).
+ */
+export function closedLoad(spec: OpenLoadSpec & { maxPerSec: number }): Promise<OpenLoadResult> {
+  return distinctLoad(spec, (seconds) => ({ concurrency: CONNECTIONS, seconds }), (seconds) => Math.ceil(spec.maxPerSec * seconds), `${CONNECTIONS} connections, closed loop`);
 }
 
 // ---------------------------------------------------------------------------------------------
