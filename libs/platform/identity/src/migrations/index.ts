@@ -5,6 +5,7 @@ import { Roles1732300000500 } from './1732300000500-roles';
 import { UsersAndTeams1732300000600 } from './1732300000600-users-and-teams';
 import { CreateAudits1732300000700 } from './1732300000700-audits';
 import { OrganizationRateLimits1732300000800 } from './1732300000800-organization-rate-limits';
+import { OAuth1732300003000 } from './1732300003000-oauth';
 
 /** The identity context's migrations, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const IDENTITY_MIGRATIONS = [
   UsersAndTeams1732300000600,
   CreateAudits1732300000700,
   OrganizationRateLimits1732300000800,
+  OAuth1732300003000,
 ];
