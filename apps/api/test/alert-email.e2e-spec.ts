@@ -32,7 +32,11 @@ describe('email ingestion: POST /v1/alert_sources/{id}/emails', () => {
   const emailSource = (sourceable: Record<string, unknown> = {}) => newSource({ source_type: 'email', sourceable_attributes: sourceable });
   const send = (source: Source, raw: string, contentType = 'message/rfc822', headers: Record<string, string> = {}) =>
     api.request('POST', `${source.emails}?secret=${source.secret}`, { rawBody: raw, headers: { 'content-type': contentType, ...headers } });
-  const alertsOf = async (query: string) => (await api.request('GET', `/v1/alerts?${query}`, { token: org.token })).body.data as { id: string; attributes: Record<string, unknown> }[];
+  // Inbound answers do not wait for the read models (202): reads wait until they hold what was sent.
+  const alertsOf = async (query: string) => {
+    await api.settled();
+    return (await api.request('GET', `/v1/alerts?${query}`, { token: org.token })).body.data as { id: string; attributes: Record<string, unknown> }[];
+  };
 
   test('a raw RFC 822 message (recorded Nagios mail) opens one alert of the source; its receipt is in meta', async () => {
     const source = await emailSource();

@@ -48,7 +48,11 @@ describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
   /** Posts `raw` as application/json, as a monitoring tool does; no bearer token. */
   const post = (path: string, raw: string, headers: Record<string, string> = {}) =>
     api.request('POST', path, { rawBody: raw, headers: { 'content-type': 'application/json', ...headers } });
-  const alertsOf = async (query: string) => (await api.request('GET', `/v1/alerts?${query}`, { token: org.token })).body.data as { id: string; attributes: Record<string, unknown> }[];
+  // Inbound answers do not wait for the read models (202): reads wait until they hold what was sent.
+  const alertsOf = async (query: string) => {
+    await api.settled();
+    return (await api.request('GET', `/v1/alerts?${query}`, { token: org.token })).body.data as { id: string; attributes: Record<string, unknown> }[];
+  };
 
   test('a signed generic webhook (recorded Grafana payload) creates the mapped alert; a repeat deduplicates; resolved resolves it', async () => {
     const source = await newSource({ source_type: 'generic_webhook', ...GRAFANA });

@@ -22,7 +22,8 @@ export class UnitOfWork {
     private readonly waitMs: number,
   ) {}
 
-  async run<T>(work: (manager: EntityManager, emitter: Emitter) => Promise<T>): Promise<T> {
+  /** `awaitReadModels` false: commit and wake the relay, but answer without waiting for the projections. */
+  async run<T>(work: (manager: EntityManager, emitter: Emitter) => Promise<T>, { awaitReadModels = true } = {}): Promise<T> {
     const emitted: DomainEvent[] = [];
     const result = await this.dataSource.transaction(async (manager) => {
       const pending: { topic: string; events: DomainEvent[] }[] = [];
@@ -35,7 +36,7 @@ export class UnitOfWork {
     });
     if (emitted.length > 0) {
       this.relay?.kick();
-      await this.projections.waitFor(emitted, this.waitMs);
+      if (awaitReadModels) await this.projections.waitFor(emitted, this.waitMs);
     }
     return result;
   }

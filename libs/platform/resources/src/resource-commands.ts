@@ -77,6 +77,11 @@ export interface ResourceWriteCommand {
   readonly organizationId: string;
   readonly actor: EventActor;
   readonly userId?: string | null;
+  /**
+   * false: the answer does not wait for the read models (read-your-writes). For writes answered
+   * 202 Accepted, which promise acceptance, not visibility (alerts from monitoring senders).
+   */
+  readonly awaitReadModels?: boolean;
 }
 
 /** Queues a write's events for the outbox of the unit of work and answers its snapshot. */
@@ -94,7 +99,7 @@ export abstract class ResourceWriteHandler {
   ) {}
 
   protected write<T>(command: ResourceWriteCommand, work: (writer: ResourceWriter, ctx: WriteContext, keep: Keep) => Promise<T>): Promise<T> {
-    const { definition, organizationId, actor, userId } = command;
+    const { definition, organizationId, actor, userId, awaitReadModels = true } = command;
     return this.unitOfWork.run(async (manager, emitter) => {
       // Events by topic, in the order kept: each context's projections read its own topic.
       const byTopic = new Map<string, DomainEvent[]>();
@@ -106,7 +111,7 @@ export abstract class ResourceWriteHandler {
       });
       for (const [topic, events] of byTopic) if (events.length) emitter.emit(topic, events);
       return value;
-    });
+    }, { awaitReadModels });
   }
 }
 
