@@ -32,6 +32,13 @@ describe('alerts on incidents', () => {
     (await send('GET', `/v1/alerts/${alertId}/events?page[size]=50`)).body.data.map((e: { attributes: Attributes }) => [e.attributes.action, e.attributes.details]);
   const incidentTrail = async (incidentId: string) =>
     (await send('GET', `/v1/incidents/${incidentId}/events?page[size]=50`)).body.data.filter((e: { attributes: Attributes }) => e.attributes.kind === 'alerts').map((e: { attributes: Attributes }) => e.attributes.event);
+  /** The public-only incident role of publicOnlyKey, with the seeded on-call User role (alerts read). */
+  const publicOnlyKeyWithAlerts = async () => {
+    await publicOnlyKey(api, org);
+    const [{ role_id: roleId }] = await api.runtime.dataSource.query('SELECT role_id FROM api_keys WHERE organization_id = $1 AND role_id IS NOT NULL ORDER BY created_at DESC LIMIT 1', [org.organizationId]);
+    const [{ id: onCallRoleId }] = await api.runtime.dataSource.query("SELECT id FROM on_call_roles WHERE organization_id = $1 AND system_role = 'user'", [org.organizationId]);
+    return api.issueApiKey(org.organizationId, { roleId, onCallRoleId });
+  };
   const outboxTypes = async (aggregateId: string) =>
     (await api.runtime.dataSource.query('SELECT event FROM outbox WHERE aggregate_id = $1 ORDER BY seq', [aggregateId])).map((r: { event: DomainEvent }) => r.event.type);
 
@@ -103,6 +110,35 @@ describe('alerts on incidents', () => {
     assert.equal((await alertTrail(b)).at(-1)[0], 'removed');
   });
 
+  test('include=incidents,groups links and includes the attached incidents and the groups; private ones only for who may see them', async () => {
+    const team = await send('POST', '/v1/teams', { data: { type: 'groups', attributes: { name: `Team ${Math.random()}` } } });
+    const alertRes = await send('POST', '/v1/alerts', { data: { type: 'alerts', attributes: { summary: 'Included', group_ids: [team.body.data.id] } } });
+    const alertId = alertRes.body.data.id;
+    const publicId = await newIncident({ alert_ids: [alertId] });
+    const privateId = await newIncident({ private: true, alert_ids: [alertId] });
+
+    const plain = await send('GET', `/v1/alerts/${alertId}`);
+    assert.equal(plain.body.data.relationships, undefined);
+    assert.equal(plain.body.included, undefined);
+
+    const res = await send('GET', `/v1/alerts/${alertId}?include=incidents,groups`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data.relationships.incidents.data.map((r: { id: string }) => r.id).sort(), [publicId, privateId].sort());
+    assert.deepEqual(res.body.data.relationships.groups.data, [{ type: 'groups', id: team.body.data.id }]);
+    const included = res.body.included.map((r: { type: string; id: string }) => `${r.type}/${r.id}`).sort();
+    assert.deepEqual(included, [`groups/${team.body.data.id}`, `incidents/${privateId}`, `incidents/${publicId}`].sort());
+    assert.equal(res.body.included.find((r: { id: string }) => r.id === publicId).attributes.title, 'Checkout down');
+
+    const listed = await send('GET', `/v1/alerts?include=incidents&filter[incident_ids]=${publicId}`);
+    assert.deepEqual(listed.body.data[0].relationships.incidents.data.map((r: { id: string }) => r.id).sort(), [publicId, privateId].sort());
+
+    const publicOnly = await publicOnlyKeyWithAlerts();
+    const hidden = await send('GET', `/v1/alerts/${alertId}?include=incidents`, undefined, publicOnly);
+    assert.equal(hidden.status, 200);
+    assert.deepEqual(hidden.body.data.relationships.incidents.data.map((r: { id: string }) => r.id), [publicId]);
+    assert.ok(!JSON.stringify(hidden.body.included).includes(privateId));
+  });
+
   test('filter[incident_ids] lists the alerts of an incident on /v1/alerts too', async () => {
     const [a] = [await newAlert('Filtered'), await newAlert('Not attached')];
     const incidentId = await newIncident({ alert_ids: [a] });
@@ -149,10 +185,7 @@ describe('alerts on incidents', () => {
       assert.match(res.body.errors[0].detail, /alerts/);
     }
     assert.deepEqual((await send('GET', `/v1/incidents/${publicId}`)).body.data.attributes.alert_ids ?? [], []);
-    // The same public-only incident role, now with the seeded on-call User role (alerts read).
-    const [{ role_id: roleId }] = await api.runtime.dataSource.query('SELECT role_id FROM api_keys WHERE organization_id = $1 AND role_id IS NOT NULL ORDER BY created_at DESC LIMIT 1', [org.organizationId]);
-    const [{ id: onCallRoleId }] = await api.runtime.dataSource.query("SELECT id FROM on_call_roles WHERE organization_id = $1 AND system_role = 'user'", [org.organizationId]);
-    const publicOnly = await api.issueApiKey(org.organizationId, { roleId, onCallRoleId });
+    const publicOnly = await publicOnlyKeyWithAlerts();
     assert.equal((await send('GET', `/v1/incidents/${privateId}/alerts`, undefined, publicOnly)).status, 404);
     assert.equal((await attach(privateId, [alertId], publicOnly)).status, 404);
     assert.equal((await send('GET', `/v1/incidents/${publicId}/alerts`, undefined, publicOnly)).status, 200);

@@ -1,4 +1,5 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Global, Module, type OnModuleInit } from '@nestjs/common';
+import { ALERT_INCIDENTS } from '@taproot/alerting';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { actionItemDefinition } from './action-items/action-item.schema';
@@ -10,6 +11,7 @@ import { INCIDENT_COMMAND_HANDLERS } from './incidents/incident-commands';
 import { ImportIncidentsHandler } from './incidents/incident-import';
 import { incidentDefinition } from './incidents/incident.schema';
 import { IncidentAlertsController } from './incidents/incident-alerts.controller';
+import { IncidentsOfAlerts } from './incidents/incidents-of-alerts';
 import { IncidentsController } from './incidents/incidents.controller';
 import { subStatusDefinition } from './sub-statuses/sub-status.schema';
 import { incidentEventDefinition } from './timeline/incident-event.schema';
@@ -26,10 +28,15 @@ export const INCIDENTS_RESOURCES = [
   incidentEventFunctionalityDefinition,
 ];
 
-/** The incidents context: the incident lifecycle and what responders fill in (sub-statuses, roles, action items). */
+/**
+ * The incidents context: the incident lifecycle and what responders fill in (sub-statuses, roles,
+ * action items). Global for one export: the alerting context's ALERT_INCIDENTS port.
+ */
+@Global()
 @Module({
   controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, IncidentAlertsController, TimelineController],
-  providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS],
+  providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS, { provide: ALERT_INCIDENTS, useClass: IncidentsOfAlerts }],
+  exports: [ALERT_INCIDENTS],
 })
 export class IncidentsModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}

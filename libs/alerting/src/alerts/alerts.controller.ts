@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { catalogIdsNamed } from '@taproot/catalog';
@@ -16,6 +16,7 @@ import {
 import { ResourceReader } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { ChangeAlertCommand, CreateAlertCommand, type AlertAccess, type AlertChange, type AlertCreated } from './alert-commands';
+import { ALERT_INCIDENTS, withAlertIncludes, type AlertIncidents } from './alert-includes';
 import { alertListSchema, alertSchema, type ALERT_LIST_FILTERS } from './alert.schema';
 import { ALERT_OPERATIONS, type AlertOperation } from './alert.state';
 
@@ -39,16 +40,6 @@ const LIST_FILTERS: Record<keyof typeof ALERT_LIST_FILTERS, VirtualFilter> = {
 /** `include` names, checked against the alert's relationships by the platform's query parser (400 for an unknown one). */
 const includeOf = (query: FlatQuery, cursorSecret: string): string[] => (query.include === undefined ? [] : parseListQuery(alertSchema, { include: query.include }, { cursorSecret }).include);
 
-/**
- * `incidents`, `notified_users`, `responders` and `groups` appear only when `include` asks for
- * them (spec, Jun 15 2026). Nothing links alerts to those records yet (attachments and paging
- * come later), so each asked relationship has empty linkage and nothing is included.
- */
-function withIncludes(data: ResourceObject, names: string[]): ResourceObject {
-  if (names.length === 0) return data;
-  return { ...data, relationships: Object.fromEntries(names.map((n) => [n, { data: [] }])) };
-}
-
 /** The operation's body: `snooze` needs `delay_minutes` (reference `snooze_alert`); the others take none. */
 function delayOf(body: unknown): unknown {
   const attributes = (body as { data?: { attributes?: Record<string, unknown> } } | undefined)?.data?.attributes;
@@ -66,6 +57,8 @@ export class AlertsController {
     @Inject(TAPROOT_CONFIG) config: TaprootConfig,
     /** Spec, Limits: 50 alerts a minute per API key, on the shared sliding-window store of the rate limits. */
     private readonly creationLimit: AlertCreationLimit,
+    /** The incidents context's presentation of attached incidents (absent: none are included). */
+    @Optional() @Inject(ALERT_INCIDENTS) private readonly incidents?: AlertIncidents,
   ) {
     this.cursorSecret = config.cursorSecret;
     this.reader = new ResourceReader(dataSource, config.cursorSecret);
@@ -79,8 +72,7 @@ export class AlertsController {
     const parsed = parseListQuery(alertListSchema, query, { cursorSecret });
     const q = { ...parsed, filters: await rewriteVirtualFilters(db, organizationId, parsed.filters, LIST_FILTERS) };
     const document = await listDocument({ db, schema: alertListSchema, serializeAs: alertSchema, q, query, organizationId, cursorSecret });
-    const { include } = parsed;
-    return { ...document, data: document.data.map((d) => withIncludes(d, include)), ...(include.length ? { included: [] } : {}) };
+    return { ...document, ...(await withAlertIncludes(db, principal, document.data, parsed.include, this.incidents)) };
   }
 
   @Get(':id')
@@ -88,7 +80,8 @@ export class AlertsController {
   async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: FlatQuery) {
     const include = includeOf(query, this.cursorSecret);
     const { data } = await this.reader.get(alertSchema, principal.organizationId, id);
-    return { data: withIncludes(data, include), ...(include.length ? { included: [] } : {}) };
+    const { data: [alert], included } = await withAlertIncludes(this.dataSource, principal, [data], include, this.incidents);
+    return { data: alert, ...(included ? { included } : {}) };
   }
 
   /** 201 with a new alert; 200 with the unresolved alert a duplicate key was folded into. */

@@ -1,0 +1,48 @@
+import { teamRecords, type Principal } from '@taproot/identity';
+import type { Queryable, ResourceObject } from '@taproot/json-api';
+
+/**
+ * The incidents an alert is attached to, as the incidents context presents them to a caller:
+ * only those the caller may see (a private incident needs private incidents read). Provided by
+ * the incidents context under ALERT_INCIDENTS; alerting never reads incidents itself.
+ */
+export interface AlertIncidents {
+  visible(principal: Principal, ids: readonly string[]): Promise<ResourceObject[]>;
+}
+export const ALERT_INCIDENTS = Symbol('ALERT_INCIDENTS');
+
+const idsOf = (alerts: readonly ResourceObject[], attribute: string) => [...new Set(alerts.flatMap((a) => (a.attributes[attribute] as string[] | null) ?? []))];
+
+/**
+ * `include` on alerts (spec, Jun 15 2026: `incidents`, `notified_users`, `responders` and `groups`
+ * appear only when asked): each asked relationship gets its linkage and its records in
+ * `included`. Incidents come from `incident_ids` (those the caller may see), groups from
+ * `group_ids`; nothing pages yet, so `notified_users` and `responders` are empty.
+ */
+export async function withAlertIncludes(
+  db: Queryable,
+  principal: Principal,
+  alerts: ResourceObject[],
+  include: readonly string[],
+  incidents: AlertIncidents | undefined,
+): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
+  if (include.length === 0) return { data: alerts };
+  const related = new Map<string, Map<string, ResourceObject>>();
+  if (include.includes('incidents')) {
+    const visible = incidents ? await incidents.visible(principal, idsOf(alerts, 'incident_ids')) : [];
+    related.set('incidents', new Map(visible.map((r) => [r.id, r])));
+  }
+  if (include.includes('groups')) related.set('groups', await teamRecords(db, principal.organizationId, idsOf(alerts, 'group_ids')));
+  const FROM: Record<string, string> = { incidents: 'incident_ids', groups: 'group_ids' };
+  const data = alerts.map((alert) => {
+    const relationships = Object.fromEntries(
+      include.map((name) => {
+        const records = related.get(name);
+        const ids = records ? ((alert.attributes[FROM[name]] as string[] | null) ?? []).filter((id) => records.has(id)) : [];
+        return [name, { data: ids.map((id) => ({ type: records!.get(id)!.type, id })) }];
+      }),
+    );
+    return { ...alert, relationships };
+  });
+  return { data, included: [...related.values()].flatMap((records) => [...records.values()]) };
+}
