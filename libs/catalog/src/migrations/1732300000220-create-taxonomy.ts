@@ -1,3 +1,4 @@
+import { createTableWithReadModel, NAMED_LIST_INDEXES } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Columns of every taxonomy table: tenancy, name and derived slug, descriptions, list order. */
@@ -62,19 +63,7 @@ export class CreateTaxonomy1732300000220 implements MigrationInterface {
   name = 'CreateTaxonomy1732300000220';
 
   async up(q: QueryRunner): Promise<void> {
-    for (const [table, columns] of Object.entries(TABLES)) {
-      await q.query(`CREATE TABLE ${table} (${COMMON_COLUMNS},${columns})`);
-      // text_pattern_ops serves the create's prefix LIKE for the next free slug, and equality.
-      await q.query(`CREATE UNIQUE INDEX ${table}_slug ON ${table} (organization_id, slug text_pattern_ops)`);
-      await q.query(`CREATE INDEX ${table}_position ON ${table} (organization_id, position)`);
-      await q.query(`CREATE TABLE ${table}_read (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-      await q.query(`ALTER TABLE ${table}_read ADD PRIMARY KEY (id)`);
-      await q.query(`CREATE INDEX ${table}_read_position ON ${table}_read (organization_id, position, created_at, id)`);
-      await q.query(`CREATE INDEX ${table}_read_created ON ${table}_read (organization_id, created_at, id)`);
-      await q.query(`CREATE INDEX ${table}_read_updated ON ${table}_read (organization_id, updated_at, created_at, id)`);
-      await q.query(`CREATE INDEX ${table}_read_name ON ${table}_read (organization_id, name, created_at, id)`);
-      await q.query(`CREATE INDEX ${table}_read_slug ON ${table}_read (organization_id, slug)`);
-    }
+    for (const [table, columns] of Object.entries(TABLES)) await createTableWithReadModel(q, table, { definition: `${COMMON_COLUMNS},${columns}`, ...NAMED_LIST_INDEXES });
     // Bulk upserts (spec) will match environments and functionalities by external_id.
     for (const table of ['environments', 'functionalities']) {
       await q.query(`CREATE INDEX ${table}_external_id ON ${table} (organization_id, external_id)`);

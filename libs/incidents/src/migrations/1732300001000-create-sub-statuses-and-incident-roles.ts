@@ -1,3 +1,4 @@
+import { createTableWithReadModel, NAMED_LIST_INDEXES } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Columns of both tables: tenancy, name and derived slug, description, list order. */
@@ -22,15 +23,6 @@ const TABLES: Record<string, string> = {
     allow_multi_user_assignment boolean NOT NULL DEFAULT false`,
 };
 
-/** Read-model indexes of both lists, after organization_id: every sort ends in created_at, id. */
-const READ_INDEXES: Record<string, string> = {
-  position: 'position, created_at, id',
-  name: 'name, created_at, id',
-  created: 'created_at, id',
-  updated: 'updated_at, created_at, id',
-  slug: 'slug',
-};
-
 /**
  * Sub-statuses and incident roles: write tables and their `*_read` models, indexed as the
  * catalog's lists are (catalog migrations 0200 and 0210): the create's next free slug and next
@@ -41,17 +33,7 @@ export class CreateSubStatusesAndIncidentRoles1732300001000 implements Migration
   name = 'CreateSubStatusesAndIncidentRoles1732300001000';
 
   async up(q: QueryRunner): Promise<void> {
-    for (const [table, columns] of Object.entries(TABLES)) {
-      await q.query(`CREATE TABLE ${table} (${COMMON_COLUMNS},${columns})`);
-      // text_pattern_ops serves the create's prefix LIKE for the next free slug, and equality.
-      await q.query(`CREATE UNIQUE INDEX ${table}_slug ON ${table} (organization_id, slug text_pattern_ops)`);
-      await q.query(`CREATE INDEX ${table}_position ON ${table} (organization_id, position)`);
-      await q.query(`CREATE TABLE ${table}_read (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-      await q.query(`ALTER TABLE ${table}_read ADD PRIMARY KEY (id)`);
-      for (const [index, key] of Object.entries(READ_INDEXES)) {
-        await q.query(`CREATE INDEX ${table}_read_${index} ON ${table}_read (organization_id, ${key})`);
-      }
-    }
+    for (const [table, columns] of Object.entries(TABLES)) await createTableWithReadModel(q, table, { definition: `${COMMON_COLUMNS},${columns}`, ...NAMED_LIST_INDEXES });
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,3 +1,4 @@
+import { createTableWithReadModel } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -5,21 +6,20 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `columns`, the timestamps), keyed to the parent within the organization, and its `_read` model
  * with indexes on `(organization_id, <key>)`.
  */
-async function createRecords(q: QueryRunner, table: string, parent: { column: string; table: string }, columns: string, readIndexes: Record<string, string>): Promise<void> {
-  await q.query(`CREATE TABLE ${table} (
+function createRecords(q: QueryRunner, table: string, parent: { column: string; table: string }, columns: string, readIndexes: Record<string, string>): Promise<void> {
+  return createTableWithReadModel(q, table, {
+    definition: `
     id uuid PRIMARY KEY,
     organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
     ${parent.column} uuid NOT NULL,
     ${columns},
     created_at timestamptz NOT NULL,
     updated_at timestamptz NOT NULL,
-    CONSTRAINT ${table}_parent FOREIGN KEY (organization_id, ${parent.column}) REFERENCES ${parent.table} (organization_id, id)
-  )`);
-  // Serves the key's check when a parent is deleted.
-  await q.query(`CREATE INDEX ${table}_parent ON ${table} (organization_id, ${parent.column})`);
-  await q.query(`CREATE TABLE ${table}_read (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-  await q.query(`ALTER TABLE ${table}_read ADD PRIMARY KEY (id)`);
-  for (const [name, key] of Object.entries(readIndexes)) await q.query(`CREATE INDEX ${table}_read_${name} ON ${table}_read (organization_id, ${key})`);
+    CONSTRAINT ${table}_parent FOREIGN KEY (organization_id, ${parent.column}) REFERENCES ${parent.table} (organization_id, id)`,
+    // Serves the key's check when a parent is deleted.
+    writeIndexes: { parent: `organization_id, ${parent.column}` },
+    readIndexes,
+  });
 }
 
 const INCIDENT = { column: 'incident_id', table: 'incidents' };

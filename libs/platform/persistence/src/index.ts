@@ -3,3 +3,4 @@ export * from './embedded/embedded-postgres';
 export * from './embedded/free-port';
 export * from './tenancy';
 export * from './testing';
+export * from './read-model-tables';
