@@ -5,14 +5,18 @@
 import 'reflect-metadata';
 import { ALL_MIGRATIONS, startApi } from '@taproot/api';
 import { startAuth } from '@taproot/auth';
+import { trustLocalAuthApp } from '@taproot/config';
 import { bootstrapIfEmpty } from '@taproot/identity';
 import { runProcess } from '@taproot/runtime';
 import { startDispatcher } from '@taproot/webhook-dispatcher';
 
+// With no OAUTH_* settings the API trusts the auth app started beside it.
+trustLocalAuthApp(process.env);
+
 void runProcess({
   migrations: ALL_MIGRATIONS,
   prepare: async (runtime) => {
-    const created = await bootstrapIfEmpty(runtime.dataSource, runtime.config.bootstrapApiKey);
+    const created = await bootstrapIfEmpty(runtime.dataSource, runtime.config.bootstrapApiKey, runtime.config.bootstrapAdmin, runtime.clock);
     if (!created) return;
     runtime.logger.info({ organization_id: created.organizationId }, 'bootstrapped the first organization');
     if (created.generated) {

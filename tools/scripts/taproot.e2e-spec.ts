@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '@taproot/persistence';
+import { createScratchDatabase, freePort, openTestDataSource } from '@taproot/persistence';
 
 const root = resolve(__dirname, '..', '..');
 const script = (name: string) => [process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/scripts', name)]] as const;
@@ -208,6 +208,16 @@ describe('npm run taproot', () => {
       [['org', 'limits'], /needs --org/],
       [['org', 'limits', '--org', 'o', '--reads', '0'], /--reads must be a whole number from 1 to 10000000 or "default", got "0"/],
       [['org', 'limits', '--org', 'o', '--writes', 'lots'], /--writes must be a whole number/],
+      [['app'], /app needs a sub-command \(create, list, revoke\)/],
+      [['app', 'create', '--name', 'x', '--grant', 'client_credentials', '--scope', 'all'], /app create needs --org/],
+      [['app', 'create', '--org', 'o', '--grant', 'client_credentials', '--scope', 'all'], /app create needs --name/],
+      [['app', 'create', '--org', 'o', '--name', 'x', '--scope', 'all'], /needs --grant client_credentials, got ""/],
+      [['app', 'create', '--org', 'o', '--name', 'x', '--grant', 'authorization_code', '--scope', 'all'], /needs --grant client_credentials, got "authorization_code"/],
+      [['app', 'create', '--org', 'o', '--name', 'x', '--grant', 'client_credentials'], /needs --scope/],
+      [['app', 'create', '--org', 'o', '--name', 'x', '--grant', 'client_credentials', '--scope', 'ir.nope:read'], /--scope: scope has unknown scopes: ir\.nope:read/],
+      [['app', 'create', '--org', 'o', '--name', 'x', '--grant', 'client_credentials', '--scope', 'openid'], /--scope: scope cannot include openid/],
+      [['app', 'revoke', '--org', 'o'], /app revoke needs --client-id/],
+      [['app', 'list', '--org', 'o', '--name', 'x'], /unknown option --name/],
     ];
     for (const [args, message] of cases) {
       const ran = await taproot(args, env);
@@ -224,5 +234,62 @@ describe('npm run taproot', () => {
     assert.equal(help.code, 0);
     assert.match(help.stdout, /org create --name <name>/);
     assert.match(help.stdout, /org limits --org <organization-id>/);
+    assert.match(help.stdout, /app create --org <organization-id> --name <name> --grant client_credentials --scope "<scopes>"/);
+  });
+});
+
+describe('npm run taproot -- app (OAuth client-credentials applications)', () => {
+  test('app create prints one JSON object with the client id and secret; app list shows it without the secret; app revoke removes the client', async () => {
+    const env = { DATABASE_URL: await createScratchDatabase() };
+    const org = parseJsonOutput(await taproot(['org', 'create', '--name', 'Apps org', '--json'], env));
+
+    const created = await taproot(['app', 'create', '--org', org.organization_id, '--name', 'CI bot', '--grant', 'client_credentials', '--scope', 'ir.services:read  oc.alerts:write', '--json'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const lines = created.stdout.trim().split('\n');
+    assert.equal(lines.length, 1, `stdout must be exactly one JSON object, got:\n${created.stdout}`);
+    const app = JSON.parse(lines[0]);
+    assert.deepEqual(Object.keys(app).sort(), ['client_id', 'client_secret', 'name', 'organization_id', 'scope', 'service_user_id']);
+    assert.equal(app.organization_id, org.organization_id);
+    assert.equal(app.scope, 'ir.services:read oc.alerts:write');
+    assert.ok(!created.stderr.includes(app.client_secret), 'the secret goes to stdout only');
+
+    const db = await openTestDataSource(env.DATABASE_URL);
+    try {
+      const [client] = await db.query(`SELECT payload FROM oauth_payloads WHERE model = 'Client' AND id = $1`, [app.client_id]);
+      assert.equal(client.payload.client_secret, app.client_secret);
+      assert.equal(client.payload.organization_id, org.organization_id);
+      assert.equal(client.payload.service_user_id, app.service_user_id);
+      const [user] = await db.query('SELECT email, organization_id FROM users WHERE id = $1', [app.service_user_id]);
+      assert.deepEqual(user, { email: `app-${app.client_id}@apps.taproot.invalid`, organization_id: org.organization_id });
+      // The change is in the outbox as the system's, without the secret, for the api to relay.
+      const events = await db.query(`SELECT event FROM outbox WHERE event->>'aggregate_id' = $1`, [app.client_id]);
+      assert.deepEqual(events.map((e: { event: { type: string; actor: unknown } }) => [e.event.type, e.event.actor]), [['oauth_application.created', { kind: 'system', id: null }]]);
+      assert.ok(!JSON.stringify(events).includes(app.client_secret));
+
+      const listed = await taproot(['app', 'list', '--org', org.organization_id, '--json'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      const list = JSON.parse(listed.stdout);
+      assert.deepEqual(list.applications.map((a: { client_id: string; name: string; revoked_at: null }) => [a.client_id, a.name, a.revoked_at]), [[app.client_id, 'CI bot', null]]);
+      assert.ok(!listed.stdout.includes(app.client_secret), 'lists never show the secret');
+
+      const revoked = await taproot(['app', 'revoke', '--org', org.organization_id, '--client-id', app.client_id, '--json'], env);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.ok(JSON.parse(revoked.stdout).revoked_at);
+      assert.deepEqual(await db.query(`SELECT id FROM oauth_payloads WHERE model = 'Client' AND id = $1`, [app.client_id]), []);
+      const text = await taproot(['app', 'list', '--org', org.organization_id], env);
+      assert.match(text.stdout, new RegExp(`${app.client_id}  CI bot  \\[client_credentials\\]  "ir.services:read oc.alerts:write"  revoked `));
+
+      const again = await taproot(['app', 'revoke', '--org', org.organization_id, '--client-id', app.client_id], env);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /is revoked/);
+      const unknownApp = await taproot(['app', 'revoke', '--org', org.organization_id, '--client-id', 'nope'], env);
+      assert.equal(unknownApp.code, 1);
+      assert.match(unknownApp.stderr, /No oauth_applications with id nope/);
+      const unknownOrg = await taproot(['app', 'list', '--org', 'not-a-uuid'], env);
+      assert.equal(unknownOrg.code, 1);
+      assert.match(unknownOrg.stderr, /no organization with id "not-a-uuid"/);
+    } finally {
+      await db.destroy();
+    }
   });
 });

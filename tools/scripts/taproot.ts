@@ -14,10 +14,25 @@ import 'reflect-metadata';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { ALL_MIGRATIONS } from '@taproot/api';
 import { ConfigError, loadConfig, type TaprootConfig } from '@taproot/config';
-import { createOrganization, organizationRateLimits, setOrganizationRateLimits, type RateLimitChange } from '@taproot/identity';
+import {
+  createClientCredentialsApplication,
+  createOrganization,
+  loadApplicationForUpdate,
+  oauthApplicationSchema,
+  organizationExists,
+  organizationRateLimits,
+  parseApplicationScope,
+  revokeApplication,
+  setOrganizationRateLimits,
+  type ApplicationActor,
+  type ApplicationResult,
+  type RateLimitChange,
+} from '@taproot/identity';
+import { isUuid, JsonApiError, listDocument, type CollectionDocument } from '@taproot/json-api';
+import { appendToOutbox, topicOf } from '@taproot/messaging';
 import { createDataSource, runMigrations, startEmbeddedPostgres } from '@taproot/persistence';
 
 const USAGE = `Usage: npm run --silent taproot -- <command> [options]
@@ -32,6 +47,18 @@ Commands:
       or --writes, sets them first; "default" returns to the deployment's
       RATE_LIMIT_READS_PER_MINUTE / RATE_LIMIT_WRITES_PER_MINUTE. --json prints one JSON object
       {"organization_id", "reads_per_minute", "writes_per_minute", "reads_default", "writes_default"}.
+  app create --org <organization-id> --name <name> --grant client_credentials --scope "<scopes>" [--json]
+      Creates a client-credentials OAuth application of the organization and its service user.
+      Prints the client id and the client secret (shown only once). --json prints exactly one
+      JSON object {"client_id", "client_secret", "organization_id", "name", "scope",
+      "service_user_id"}. The scopes are space separated (docs/oauth.md), e.g.
+      "ir.incidents:read oc.alerts:write".
+  app list --org <organization-id> [--json]
+      Lists the organization's OAuth applications (never their secrets). --json prints one
+      JSON object {"organization_id", "applications": [...]}.
+  app revoke --org <organization-id> --client-id <client-id> [--json]
+      Revokes an application: the auth server refuses its client from now on, its tokens and
+      grants are deleted, and its service user loses every permission.
   help, --help
       Shows this text.
 
@@ -55,12 +82,30 @@ interface OrgLimits {
   change: RateLimitChange;
   json: boolean;
 }
-type Command = OrgCreate | OrgLimits | { command: 'help' };
+interface AppCreate {
+  command: 'app create';
+  organizationId: string;
+  name: string;
+  scope: string;
+  json: boolean;
+}
+interface AppList {
+  command: 'app list';
+  organizationId: string;
+  json: boolean;
+}
+interface AppRevoke {
+  command: 'app revoke';
+  organizationId: string;
+  clientId: string;
+  json: boolean;
+}
+type Command = OrgCreate | OrgLimits | AppCreate | AppList | AppRevoke | { command: 'help' };
 
-/** The options each command takes besides the boolean `--json`. */
-const OPTIONS: Record<string, readonly string[]> = {
-  create: ['name', 'owner-email'],
-  limits: ['org', 'reads', 'writes'],
+/** The options each command takes besides the boolean `--json`, by group and sub-command. */
+const OPTIONS: Record<string, Record<string, readonly string[]>> = {
+  org: { create: ['name', 'owner-email'], limits: ['org', 'reads', 'writes'] },
+  app: { create: ['org', 'name', 'grant', 'scope'], list: ['org'], revoke: ['org', 'client-id'] },
 };
 
 /** Parses `--flag value`, `--flag=value` and boolean `--json`; anything unknown is a usage error. */
@@ -100,12 +145,14 @@ function parseArgs(argv: string[]): Command {
   if (argv.length === 0) throw new UsageError('no command given');
   if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) return { command: 'help' };
   const [group, action, ...rest] = argv;
-  if (group !== 'org') throw new UsageError(`unknown command "${group}"`);
-  if (!action) throw new UsageError('org needs a sub-command (create, limits)');
-  const allowed = OPTIONS[action];
-  if (!allowed) throw new UsageError(`unknown command "org ${action}"`);
+  const actions = Object.hasOwn(OPTIONS, group) ? OPTIONS[group] : undefined;
+  if (!actions) throw new UsageError(`unknown command "${group}"`);
+  if (!action) throw new UsageError(`${group} needs a sub-command (${Object.keys(actions).join(', ')})`);
+  const allowed = Object.hasOwn(actions, action) ? actions[action] : undefined;
+  if (!allowed) throw new UsageError(`unknown command "${group} ${action}"`);
   const flags = parseFlags(rest, allowed);
   const json = flags.json === true;
+  if (group === 'app') return parseAppArgs(action, flags, json);
   if (action === 'limits') {
     const organizationId = typeof flags.org === 'string' ? flags.org.trim() : '';
     if (!organizationId) throw new UsageError('org limits needs --org <organization-id>');
@@ -122,6 +169,31 @@ function parseArgs(argv: string[]): Command {
   const ownerEmail = typeof flags['owner-email'] === 'string' ? flags['owner-email'].trim() : 'owner@taproot.local';
   if (!/^[^\s@]+@[^\s@]+$/.test(ownerEmail)) throw new UsageError(`--owner-email must be an email address, got "${ownerEmail}"`);
   return { command: 'org create', name, ownerEmail, json };
+}
+
+/** `app <action>`: every one names the organization; create validates the scope as the admin API does. */
+function parseAppArgs(action: string, flags: Record<string, string | true>, json: boolean): AppCreate | AppList | AppRevoke {
+  const text = (flag: string) => (typeof flags[flag] === 'string' ? (flags[flag] as string).trim() : '');
+  const organizationId = text('org');
+  if (!organizationId) throw new UsageError(`app ${action} needs --org <organization-id>`);
+  if (action === 'list') return { command: 'app list', organizationId, json };
+  if (action === 'revoke') {
+    const clientId = text('client-id');
+    if (!clientId) throw new UsageError('app revoke needs --client-id <client-id>');
+    return { command: 'app revoke', organizationId, clientId, json };
+  }
+  const name = text('name');
+  if (!name) throw new UsageError('app create needs --name <name>');
+  if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
+  // Only client-credentials applications are made here; users register the others themselves.
+  if (text('grant') !== 'client_credentials') throw new UsageError(`app create needs --grant client_credentials, got "${text('grant')}"`);
+  if (!text('scope')) throw new UsageError('app create needs --scope "<scopes>", e.g. --scope "ir.incidents:read"');
+  try {
+    return { command: 'app create', organizationId, name, scope: parseApplicationScope(text('scope')), json };
+  } catch (error) {
+    if (error instanceof JsonApiError) throw new UsageError(`--scope: ${error.errors[0]?.detail ?? error.message}`);
+    throw error;
+  }
 }
 
 interface Database {
@@ -247,6 +319,75 @@ async function orgLimits(db: Database, cmd: OrgLimits, config: TaprootConfig): P
   }
 }
 
+/** Changes made here are the operator's: the system acts, and the audit log says so. */
+const operator = (organizationId: string): ApplicationActor => ({ organizationId, actor: { kind: 'system', id: null }, userId: null });
+
+/** Exit 1 with a message for an unknown organization (checked as text: a malformed id is unknown too). */
+async function assertOrganization(db: Database, organizationId: string): Promise<void> {
+  if (!isUuid(organizationId) || !(await organizationExists(db.dataSource.manager, organizationId))) {
+    throw new Error(`no organization with id "${organizationId}"`);
+  }
+}
+
+/** One transaction: the change and its event in the outbox, which the api relays when it runs. */
+async function changeApplication(db: Database, organizationId: string, change: (manager: EntityManager, now: Date) => Promise<ApplicationResult>): Promise<ApplicationResult> {
+  await assertOrganization(db, organizationId);
+  return db.dataSource.transaction(async (manager) => {
+    const result = await change(manager, new Date());
+    await appendToOutbox(manager, topicOf('identity'), [result.event]);
+    return result;
+  });
+}
+
+const attributesOf = (result: ApplicationResult) => (result.document.data as { attributes: Record<string, unknown> }).attributes;
+
+async function appCreate(db: Database, cmd: AppCreate): Promise<void> {
+  const result = await changeApplication(db, cmd.organizationId, (manager, now) =>
+    createClientCredentialsApplication(manager, operator(cmd.organizationId), { name: cmd.name, scope: cmd.scope }, now),
+  );
+  const app = attributesOf(result);
+  if (cmd.json) {
+    const doc = { client_id: app.client_id, client_secret: result.clientSecret, organization_id: cmd.organizationId, name: app.name, scope: app.scope, service_user_id: app.service_user_id };
+    process.stdout.write(`${JSON.stringify(doc)}\n`);
+  } else {
+    process.stdout.write(
+      `Created application "${cmd.name}" with scope "${String(app.scope)}" in organization ${cmd.organizationId}.\n` +
+        `client_id:     ${String(app.client_id)}\n` +
+        `client_secret: ${String(result.clientSecret)}  (shown only once)\n`,
+    );
+  }
+}
+
+async function appList(db: Database, cmd: AppList, config: TaprootConfig): Promise<void> {
+  await assertOrganization(db, cmd.organizationId);
+  const applications: Record<string, unknown>[] = [];
+  // The admin API's list, page by page (the largest page it serves).
+  for (let number: number | null = 1; number !== null; ) {
+    const query = { 'page[size]': '100', 'page[number]': String(number) };
+    const page: CollectionDocument = await listDocument({ db: db.dataSource, schema: oauthApplicationSchema, query, organizationId: cmd.organizationId, cursorSecret: config.cursorSecret });
+    applications.push(...page.data.map((d) => (d as { attributes: Record<string, unknown> }).attributes));
+    number = (page.meta as { next_page?: number | null } | undefined)?.next_page ?? null;
+  }
+  if (cmd.json) {
+    process.stdout.write(`${JSON.stringify({ organization_id: cmd.organizationId, applications })}\n`);
+    return;
+  }
+  if (applications.length === 0) process.stdout.write(`Organization ${cmd.organizationId} has no OAuth applications.\n`);
+  for (const app of applications) {
+    const state = app.revoked_at ? `revoked ${String(app.revoked_at)}` : 'active';
+    process.stdout.write(`${String(app.client_id)}  ${String(app.name)}  [${(app.grant_types as string[]).join(', ')}]  "${String(app.scope)}"  ${state}\n`);
+  }
+}
+
+async function appRevoke(db: Database, cmd: AppRevoke): Promise<void> {
+  const result = await changeApplication(db, cmd.organizationId, async (manager, now) =>
+    revokeApplication(manager, operator(cmd.organizationId), await loadApplicationForUpdate(manager, cmd.organizationId, cmd.clientId), now),
+  );
+  const app = attributesOf(result);
+  if (cmd.json) process.stdout.write(`${JSON.stringify({ client_id: app.client_id, organization_id: cmd.organizationId, revoked_at: app.revoked_at })}\n`);
+  else process.stdout.write(`Revoked application ${String(app.client_id)} ("${String(app.name)}").\n`);
+}
+
 async function main(argv: string[]): Promise<number> {
   let cmd: Command;
   let config: TaprootConfig;
@@ -277,10 +418,15 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     if (cmd.command === 'org limits') await orgLimits(db, cmd, config);
+    else if (cmd.command === 'app create') await appCreate(db, cmd);
+    else if (cmd.command === 'app list') await appList(db, cmd, config);
+    else if (cmd.command === 'app revoke') await appRevoke(db, cmd);
     else await orgCreate(db, cmd);
     return 0;
   } catch (error) {
-    progress(`${cmd.command} failed: ${error instanceof Error ? error.message : String(error)}`);
+    // A JSON:API error (unknown or revoked application) says what is wrong in its detail.
+    const message = error instanceof JsonApiError ? (error.errors[0]?.detail ?? error.message) : error instanceof Error ? error.message : String(error);
+    progress(`${cmd.command} failed: ${message}`);
     return 1;
   } finally {
     await db.close();

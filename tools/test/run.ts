@@ -15,6 +15,7 @@ import { ALL_MIGRATIONS } from '@taproot/api';
 import { createDataSource, freePort, runMigrations, startEmbeddedPostgres } from '@taproot/persistence';
 import { startKafkaBroker, type KafkaBroker } from '../kafka/broker';
 import { ALERTMANAGER_TEST, ensureAlertmanager } from './alertmanager';
+import { CHROMIUM_TEST, ensureChromium } from './chromium';
 
 const root = resolve(__dirname, '..', '..');
 const args = process.argv.slice(2);
@@ -84,6 +85,12 @@ async function main(): Promise<number> {
       // Unset, the test fails saying the binary is missing (never a silent skip).
       const bin = ensureAlertmanager();
       if (bin) env.ALERTMANAGER_BIN = bin;
+    }
+    if (files.some((f) => f.endsWith(CHROMIUM_TEST))) {
+      // Unset when missing, so the test fails saying why (never a silent skip).
+      const bin = ensureChromium();
+      if (bin) env.CHROMIUM_BIN = bin;
+      else delete env.CHROMIUM_BIN;
     }
     // The apps under test must not pick up the caller's deployment settings.
     delete env.DATABASE_URL;

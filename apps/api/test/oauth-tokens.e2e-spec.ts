@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
@@ -32,8 +32,11 @@ describe('OAuth access tokens at the api (API keys first, then OAuth)', () => {
     jwks.close();
   });
 
-  const token = (scope: string, claims: Record<string, string> = {}) =>
-    new SignJWT({ scope, org_id: org.organizationId, client_id: 'cli-e2e', ...claims })
+  // As the auth app does, the token is stored under its jti (revocation deletes it).
+  const token = async (scope: string, claims: Record<string, string> = {}) => {
+    const jti = randomUUID();
+    await api.runtime.dataSource.query(`INSERT INTO oauth_payloads (model, id, payload) VALUES ('AccessToken', $1, '{}')`, [jti]);
+    return new SignJWT({ scope, org_id: org.organizationId, client_id: 'cli-e2e', jti, ...claims })
       .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
@@ -41,6 +44,7 @@ describe('OAuth access tokens at the api (API keys first, then OAuth)', () => {
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(key);
+  };
   const service = { data: { type: 'services', attributes: { name: 'Via OAuth' } } };
 
   test('a read scope lets the owner read services but not create them (role ∩ scopes)', async () => {

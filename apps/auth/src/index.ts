@@ -1,1 +1,2 @@
-export { startAuth } from './start-auth';
+export { startAuth, type RunningAuth } from './start-auth';
+export { OIDC_PROVIDER } from './oidc/provider.token';

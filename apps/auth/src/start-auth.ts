@@ -1,7 +1,44 @@
+import { RateLimiter, SigningKeys } from '@taproot/identity';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
+import type { JWK } from 'jose';
+import type Provider from 'oidc-provider';
 import { AuthModule } from './auth.module';
+import { mountProvider, recordRegistrations } from './oidc/mount';
+import { ACCESS_TOKEN_TTL, accessTokenIds, createOidcProvider, ID_TOKEN_TTL } from './oidc/provider';
+
+export type RunningAuth = RunningApp & { provider: Provider };
 
 /** The auth app listens on its own origin (spec: {auth_url} is a different host). */
-export function startAuth(runtime: Runtime, port = runtime.config.authPort): Promise<RunningApp> {
-  return startNestApp(runtime, AuthModule.forRuntime(runtime), { name: 'auth', port });
+export async function startAuth(runtime: Runtime, port = runtime.config.authPort): Promise<RunningAuth> {
+  const { config, dataSource, clock, logger } = runtime;
+  if (config.keyEncryptionKeyIsDefault) {
+    logger.warn('OAUTH_KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with a development default. Set it in production.');
+  }
+  const signingKeys = new SigningKeys(dataSource, {
+    clock,
+    encryptionKey: config.oauthKeyEncryptionKey,
+    configuredKey: config.oauthSigningKey as JWK | null,
+    retiredKeyTtlSeconds: Math.max(ACCESS_TOKEN_TTL, ID_TOKEN_TTL),
+  });
+  const { keys } = await signingKeys.load();
+  const jwtId = accessTokenIds({ keys, issuer: config.authIssuer, clock });
+  const provider = createOidcProvider({
+    dataSource,
+    clock,
+    logger: logger.child({ component: 'oidc-provider' }),
+    issuer: config.authIssuer,
+    audience: config.oauthAudience ?? config.publicUrl,
+    keys,
+    jwtId,
+    refreshGraceSeconds: config.oauthRefreshGraceSeconds,
+    cookieSecret: config.oauthKeyEncryptionKey,
+  });
+  recordRegistrations(provider, dataSource, () => clock.now());
+  const registrationLimiter = new RateLimiter(dataSource, clock, 3600);
+  const running = await startNestApp(runtime, AuthModule.forRuntime(runtime, provider), {
+    name: 'auth',
+    port,
+    configure: (fastify) => mountProvider(fastify, provider, { registrationLimiter, jwtId }),
+  });
+  return { ...running, provider };
 }

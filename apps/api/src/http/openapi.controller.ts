@@ -1,12 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
 import { ALERTING_RESOURCES, ALERTS_OPENAPI } from '@taproot/alerting';
 import { CATALOG_RESOURCES } from '@taproot/catalog';
-import { apiKeySchema, auditSchema, onCallRoleSchema, Public, roleSchema, teamSchema, userSchema } from '@taproot/identity';
+import { apiKeySchema, auditSchema, OAUTH_APPLICATIONS_OPENAPI, oauthApplicationSchema, onCallRoleSchema, Public, roleSchema, teamSchema, userSchema } from '@taproot/identity';
 import { INCIDENTS_OPENAPI, INCIDENTS_RESOURCES } from '@taproot/incidents';
 import { buildOpenApiDocument } from '@taproot/json-api';
 
 /** Every declared resource of the API, in the order the document lists them. */
-export const API_RESOURCES = [...CATALOG_RESOURCES.map((d) => d.schema), ...INCIDENTS_RESOURCES.map((d) => d.schema), ...ALERTING_RESOURCES.map((d) => d.schema), roleSchema, onCallRoleSchema, apiKeySchema, userSchema, teamSchema, auditSchema];
+export const API_RESOURCES = [...CATALOG_RESOURCES.map((d) => d.schema), ...INCIDENTS_RESOURCES.map((d) => d.schema), ...ALERTING_RESOURCES.map((d) => d.schema), roleSchema, onCallRoleSchema, apiKeySchema, oauthApplicationSchema, userSchema, teamSchema, auditSchema];
 
 const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
 const errors = (description: string) => ({ description, ...doc('errors_list') });
@@ -123,8 +123,8 @@ export function apiDocument(): object {
     API_RESOURCES,
     { title: 'Taproot API', version: '1.0.0' },
     {
-      schemas: { ...API_KEY_EXTRA.schemas, ...INCIDENTS_OPENAPI.schemas, ...ALERTS_OPENAPI.schemas },
-      paths: { ...API_KEY_EXTRA.paths, ...CURRENT_USER_PATH, ...INCIDENTS_OPENAPI.paths, ...ALERTS_OPENAPI.paths },
+      schemas: { ...API_KEY_EXTRA.schemas, ...OAUTH_APPLICATIONS_OPENAPI.schemas, ...INCIDENTS_OPENAPI.schemas, ...ALERTS_OPENAPI.schemas },
+      paths: { ...API_KEY_EXTRA.paths, ...OAUTH_APPLICATIONS_OPENAPI.paths, ...CURRENT_USER_PATH, ...INCIDENTS_OPENAPI.paths, ...ALERTS_OPENAPI.paths },
     },
   );
   return cached;

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, trustLocalAuthApp } from './config';
 
 describe('loadConfig', () => {
   test('has the documented embedded defaults when nothing is set', () => {
@@ -15,6 +15,48 @@ describe('loadConfig', () => {
     assert.equal(c.bootstrapApiKey, null);
     assert.equal(c.logLevel, 'info');
     assert.equal(c.alertCreationLimitPerMinute, 50, 'the spec\'s alert-creation limit');
+  });
+
+  test('reads the bootstrap owner\'s sign-in, both values or neither', () => {
+    assert.equal(loadConfig({}).bootstrapAdmin, null);
+    assert.deepEqual(loadConfig({ BOOTSTRAP_ADMIN_EMAIL: 'Admin@Example.test', BOOTSTRAP_ADMIN_PASSWORD: ' pass phrase ' }).bootstrapAdmin, {
+      email: 'Admin@Example.test',
+      password: ' pass phrase ',
+    });
+    assert.throws(() => loadConfig({ BOOTSTRAP_ADMIN_EMAIL: 'admin@example.test' }), /must be set together/);
+    assert.throws(() => loadConfig({ BOOTSTRAP_ADMIN_PASSWORD: 'long enough' }), /must be set together/);
+    assert.throws(() => loadConfig({ BOOTSTRAP_ADMIN_EMAIL: 'admin', BOOTSTRAP_ADMIN_PASSWORD: 'long enough' }), /BOOTSTRAP_ADMIN_EMAIL must be an e-mail/);
+    assert.throws(
+      () => loadConfig({ BOOTSTRAP_ADMIN_EMAIL: 'admin@example.test', BOOTSTRAP_ADMIN_PASSWORD: 'short' }),
+      (e: unknown) => e instanceof ConfigError && /at least 8/.test(e.message) && !e.message.includes('short'),
+    );
+  });
+
+  test('the auth app: issuer from HOST and AUTH_PORT unless AUTH_ISSUER; a development key-encryption key, flagged; a 60 s refresh grace', () => {
+    const c = loadConfig({ HOST: '0.0.0.0', AUTH_PORT: '4001' });
+    assert.equal(c.authIssuer, 'http://0.0.0.0:4001');
+    assert.equal(c.keyEncryptionKeyIsDefault, true);
+    assert.equal(c.oauthRefreshGraceSeconds, 60);
+    assert.equal(c.oauthSigningKey, null);
+    const set = loadConfig({ AUTH_ISSUER: 'https://auth.example.com/', OAUTH_KEY_ENCRYPTION_KEY: 'k'.repeat(32), OAUTH_REFRESH_GRACE_SECONDS: '10' });
+    assert.equal(set.authIssuer, 'https://auth.example.com');
+    assert.equal(set.oauthKeyEncryptionKey, 'k'.repeat(32));
+    assert.equal(set.keyEncryptionKeyIsDefault, false);
+    assert.equal(set.oauthRefreshGraceSeconds, 10);
+    const jwk = { kty: 'RSA', n: 'n', e: 'AQAB', d: 'd' };
+    assert.deepEqual(loadConfig({ OAUTH_SIGNING_KEY: JSON.stringify(jwk) }).oauthSigningKey, jwk);
+  });
+
+  test('npm start: the API trusts the local auth app unless an OAUTH_* variable is set', () => {
+    const env: Record<string, string> = { AUTH_PORT: '4001', PUBLIC_URL: 'https://api.example.com' };
+    trustLocalAuthApp(env);
+    const c = loadConfig(env);
+    assert.equal(c.oauthIssuer, 'http://127.0.0.1:4001');
+    assert.equal(c.oauthAudience, 'https://api.example.com');
+    assert.equal(c.oauthJwksUrl, 'http://127.0.0.1:4001/oauth/discovery/keys');
+    const own: Record<string, string> = { OAUTH_ISSUER: 'https://id.example.com' };
+    trustLocalAuthApp(own);
+    assert.equal(own.OAUTH_JWKS_URL, undefined);
   });
 
   test('reads a raised alert-creation limit', () => {
@@ -35,6 +77,11 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['BOOTSTRAP_API_KEY', 'short', /at least 16 characters/],
     ['ALERT_CREATION_LIMIT_PER_MINUTE', '0', /ALERT_CREATION_LIMIT_PER_MINUTE must be between/],
+    ['AUTH_ISSUER', 'auth.example.com', /AUTH_ISSUER must be an http\(s\) URL/],
+    ['OAUTH_KEY_ENCRYPTION_KEY', 'too-short', /OAUTH_KEY_ENCRYPTION_KEY must be at least 32/],
+    ['OAUTH_REFRESH_GRACE_SECONDS', '-1', /OAUTH_REFRESH_GRACE_SECONDS must be an integer/],
+    ['OAUTH_SIGNING_KEY', '{"kty":"EC"}', /OAUTH_SIGNING_KEY must be a private RSA/],
+    ['OAUTH_SIGNING_KEY', 'not json', /OAUTH_SIGNING_KEY must be a JSON Web Key/],
   ] as const) {
     test(`refuses ${name}=${value} with a message naming the variable`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && message.test(e.message));

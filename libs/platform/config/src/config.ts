@@ -17,6 +17,11 @@ export interface TaprootConfig {
   kafkaBrokers: string[] | null;
   kafkaClientId: string;
   bootstrapApiKey: string | null;
+  /**
+   * The bootstrap owner's sign-in for the auth app's pages (`BOOTSTRAP_ADMIN_EMAIL` and
+   * `BOOTSTRAP_ADMIN_PASSWORD`, both or neither), used on first start only.
+   */
+  bootstrapAdmin: { email: string; password: string } | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Signs list cursors so a tampered cursor is detected. */
   cursorSecret: string;
@@ -41,6 +46,18 @@ export interface TaprootConfig {
   oauthIssuer: string | null;
   oauthAudience: string | null;
   oauthJwksUrl: string | null;
+  /** The auth app's issuer URL (`AUTH_ISSUER`, docs/oauth.md). Unset: `http://HOST:AUTH_PORT`. */
+  authIssuer: string;
+  /**
+   * Encrypts the provider's private signing keys at rest (`OAUTH_KEY_ENCRYPTION_KEY`). Unset: a
+   * fixed development value, and `keyEncryptionKeyIsDefault` makes the auth app warn loudly.
+   */
+  oauthKeyEncryptionKey: string;
+  keyEncryptionKeyIsDefault: boolean;
+  /** A private RS256 JWK (JSON) to sign with instead of a generated key (`OAUTH_SIGNING_KEY`). */
+  oauthSigningKey: Record<string, unknown> | null;
+  /** How long a rotated refresh token still works (`OAUTH_REFRESH_GRACE_SECONDS`). */
+  oauthRefreshGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -69,6 +86,34 @@ function url(env: Env, name: string): string | null {
   return raw;
 }
 
+function bootstrapAdminSignIn(env: Env): TaprootConfig['bootstrapAdmin'] {
+  const email = optional(env, 'BOOTSTRAP_ADMIN_EMAIL');
+  // Not trimmed: spaces may be part of a password.
+  const password = env.BOOTSTRAP_ADMIN_PASSWORD || null;
+  if (!email && !password) return null;
+  if (!email || !password) throw new ConfigError('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError(`BOOTSTRAP_ADMIN_EMAIL must be an e-mail address, got "${email}"`);
+  // The sign-in pages' minimum (libs/platform/identity, credentials.ts); the value is never echoed.
+  if (password.length < 8) throw new ConfigError('BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters');
+  return { email, password };
+}
+
+function signingKey(env: Env): Record<string, unknown> | null {
+  const raw = optional(env, 'OAUTH_SIGNING_KEY');
+  if (!raw) return null;
+  let jwk: unknown;
+  try {
+    jwk = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('OAUTH_SIGNING_KEY must be a JSON Web Key (JSON)');
+  }
+  const key = jwk as Record<string, unknown>;
+  if (typeof jwk !== 'object' || jwk === null || key.kty !== 'RSA' || typeof key.d !== 'string') {
+    throw new ConfigError('OAUTH_SIGNING_KEY must be a private RSA JSON Web Key (kty RSA with d)');
+  }
+  return key;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): TaprootConfig {
@@ -87,6 +132,12 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
   if (bootstrapApiKey && bootstrapApiKey.length < 16) {
     throw new ConfigError('BOOTSTRAP_API_KEY must be at least 16 characters');
   }
+  const bootstrapAdmin = bootstrapAdminSignIn(env);
+  const keyEncryptionKey = optional(env, 'OAUTH_KEY_ENCRYPTION_KEY');
+  if (keyEncryptionKey && keyEncryptionKey.length < 32) {
+    throw new ConfigError('OAUTH_KEY_ENCRYPTION_KEY must be at least 32 characters');
+  }
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
   const dataDir = resolve(optional(env, 'DATA_DIR') ?? '.data');
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -99,6 +150,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     kafkaBrokers,
     kafkaClientId: optional(env, 'KAFKA_CLIENT_ID') ?? 'taproot',
     bootstrapApiKey,
+    bootstrapAdmin,
     logLevel,
     cursorSecret: optional(env, 'CURSOR_SECRET') ?? 'taproot-cursor-v1',
     projectionWaitMs: int(env, 'PROJECTION_WAIT_MS', 5000, 0, 60000),
@@ -110,7 +162,27 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     oauthIssuer: optional(env, 'OAUTH_ISSUER'),
     oauthAudience: optional(env, 'OAUTH_AUDIENCE'),
     oauthJwksUrl: url(env, 'OAUTH_JWKS_URL'),
+    authIssuer: (url(env, 'AUTH_ISSUER') ?? `http://${host}:${int(env, 'AUTH_PORT', 3001, 0, 65535)}`).replace(/\/+$/, ''),
+    oauthKeyEncryptionKey: keyEncryptionKey ?? 'taproot-development-key-encryption-key-v1',
+    keyEncryptionKeyIsDefault: !keyEncryptionKey,
+    oauthSigningKey: signingKey(env),
+    oauthRefreshGraceSeconds: int(env, 'OAUTH_REFRESH_GRACE_SECONDS', 60, 0, 86_400),
   };
+}
+
+/**
+ * `npm start` (all apps in one process): with no OAUTH_* setting the API trusts the auth app
+ * started beside it (issuer, audience = the API's base URL, JWKS on the issuer), so its tokens
+ * work with no setup. A bad value is left for `loadConfig` to report.
+ */
+export function trustLocalAuthApp(env: Env): void {
+  if (env.OAUTH_ISSUER || env.OAUTH_AUDIENCE || env.OAUTH_JWKS_URL) return;
+  try {
+    const { authIssuer, publicUrl } = loadConfig(env);
+    Object.assign(env, { OAUTH_ISSUER: authIssuer, OAUTH_AUDIENCE: publicUrl, OAUTH_JWKS_URL: `${authIssuer}/oauth/discovery/keys` });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+  }
 }
 
 export const TAPROOT_CONFIG = Symbol('TAPROOT_CONFIG');

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from '@taproot/config';
 import type { DataSource, EntityManager } from 'typeorm';
 import { generateApiKeyToken, hashToken, tokenPrefix } from '../api-keys/api-key-token';
+import { setPassword } from '../oauth/credentials';
 import { seedSystemRoles } from '../roles/system-roles';
 
 export interface NewOrganization {
@@ -38,11 +40,15 @@ export async function createOrganization(
 /**
  * First start on an empty database: one organization, its owner and a global key. With
  * `BOOTSTRAP_API_KEY` the key is exactly that token; otherwise a random one is returned so
- * the caller can print it once. A database that has an organization is left alone.
+ * the caller can print it once. With `BOOTSTRAP_ADMIN_EMAIL` and `BOOTSTRAP_ADMIN_PASSWORD` the
+ * owner has that e-mail and signs in with that password on the auth app's pages. A database that
+ * has an organization is left alone.
  */
 export async function bootstrapIfEmpty(
   dataSource: DataSource,
   token: string | null,
+  admin: { email: string; password: string } | null = null,
+  clock: Clock = systemClock,
 ): Promise<(NewOrganization & { generated: boolean }) | null> {
   return dataSource.transaction(async (manager) => {
     // Two processes starting together must not both bootstrap.
@@ -51,9 +57,10 @@ export async function bootstrapIfEmpty(
     if (count > 0) return null;
     const created = await createOrganization(manager, {
       name: 'Default organization',
-      ownerEmail: 'owner@taproot.local',
+      ownerEmail: admin?.email ?? 'owner@taproot.local',
       token: token ?? undefined,
     });
+    if (admin) await setPassword(manager, admin.email, admin.password, clock);
     return { ...created, generated: token === null };
   });
 }

@@ -6,6 +6,8 @@ import { UsersAndTeams1732300000600 } from './1732300000600-users-and-teams';
 import { CreateAudits1732300000700 } from './1732300000700-audits';
 import { OrganizationRateLimits1732300000800 } from './1732300000800-organization-rate-limits';
 import { OAuth1732300003000 } from './1732300003000-oauth';
+import { RateLimitWindowSizes1732300003200 } from './1732300003200-rate-limit-window-sizes';
+import { OAuthApplicationsView1732300003300 } from './1732300003300-oauth-applications-view';
 
 /** The identity context's migrations, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -17,4 +19,6 @@ export const IDENTITY_MIGRATIONS = [
   CreateAudits1732300000700,
   OrganizationRateLimits1732300000800,
   OAuth1732300003000,
+  RateLimitWindowSizes1732300003200,
+  OAuthApplicationsView1732300003300,
 ];

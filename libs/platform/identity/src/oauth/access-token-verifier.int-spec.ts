@@ -31,8 +31,13 @@ describe('JwtAccessTokenVerifier (tokens signed by a test key)', () => {
   });
   after(() => ds.destroy());
 
-  const sign = (claims: Record<string, unknown>, opts: { key?: CryptoKey; issuer?: string; audience?: string; expiresIn?: string } = {}) =>
-    new SignJWT({ scope: 'ir.services:read oc.alerts:write', client_id: 'cli-1', org_id: org.organizationId, ...claims })
+  // The provider stores every access token it issues under its jti (revocation deletes it).
+  const stored = async (jti: string) => {
+    await ds.query(`INSERT INTO oauth_payloads (model, id, payload) VALUES ('AccessToken', $1, '{}')`, [jti]);
+    return jti;
+  };
+  const sign = async (claims: Record<string, unknown>, opts: { key?: CryptoKey; issuer?: string; audience?: string; expiresIn?: string } = {}) =>
+    new SignJWT({ scope: 'ir.services:read oc.alerts:write', client_id: 'cli-1', org_id: org.organizationId, jti: await stored(randomUUID()), ...claims })
       .setProtectedHeader({ alg: 'ES256', kid: 'test-key' })
       .setIssuer(opts.issuer ?? ISSUER)
       .setAudience(opts.audience ?? AUDIENCE)
@@ -60,6 +65,14 @@ describe('JwtAccessTokenVerifier (tokens signed by a test key)', () => {
     assert.equal(principal?.sessionId, sessionFingerprint('session-cookie-value'));
     assert.match(principal?.sessionId ?? '', /^[0-9a-f]{64}$/);
     assert.notEqual(principal?.sessionId, 'session-cookie-value');
+  });
+
+  test('a token the provider no longer stores (revoked) or never stored is unknown', async () => {
+    const token = await sign({});
+    assert.ok(await verifier.verify(token));
+    await ds.query(`DELETE FROM oauth_payloads WHERE model = 'AccessToken'`);
+    assert.equal(await verifier.verify(token), null);
+    assert.equal(await verifier.verify(await sign({ jti: 'never-issued' })), null);
   });
 
   test('a token signed by another key, for another issuer or audience, is unknown', async () => {

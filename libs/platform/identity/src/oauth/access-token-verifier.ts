@@ -43,7 +43,9 @@ const ALGORITHMS = ['ES256', 'EdDSA', 'RS256', 'PS256'];
 /**
  * Verifies JWT access tokens (RFC 9068 profile): signature against the issuer's keys, `iss`,
  * `aud`, `exp`/`nbf` on the injected clock; then the claims name the organization (`org_id`)
- * and the user (`sub`), who must still be a user of that organization.
+ * and the user (`sub`), who must still be a user of that organization. The token's `jti` must
+ * still be stored by the provider: revocation (and a refresh token reused after its grace,
+ * which revokes the grant) deletes it, so a revoked token stops working before it expires.
  */
 export class JwtAccessTokenVerifier implements AccessTokenVerifier {
   private readonly keys: JWTVerifyGetKey;
@@ -52,7 +54,8 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     private readonly dataSource: DataSource,
     private readonly opts: JwtVerifierOptions,
   ) {
-    this.keys = opts.keys instanceof URL ? createRemoteJWKSet(opts.keys) : createLocalJWKSet(opts.keys);
+    // After a key rotation tokens carry a kid the cached set lacks: refetch after 1 s, not jose's 30 s.
+    this.keys = opts.keys instanceof URL ? createRemoteJWKSet(opts.keys, { cooldownDuration: 1000 }) : createLocalJWKSet(opts.keys);
   }
 
   async verify(token: string): Promise<OAuthPrincipal | null> {
@@ -67,12 +70,13 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
       });
       const organizationId = typeof payload.org_id === 'string' ? payload.org_id : null;
       const userId = payload.sub && /^\d+$/.test(payload.sub) ? Number(payload.sub) : null;
-      if (!organizationId || userId === null) return null;
+      if (!organizationId || userId === null || !payload.jti) return null;
       const [user]: { rate_limit_reads_per_minute: number | null; rate_limit_writes_per_minute: number | null }[] = await this.dataSource.query(
         `SELECT o.rate_limit_reads_per_minute, o.rate_limit_writes_per_minute
            FROM users u JOIN organizations o ON o.id = u.organization_id
-          WHERE u.id = $1 AND u.organization_id::text = $2`,
-        [userId, organizationId],
+          WHERE u.id = $1 AND u.organization_id::text = $2
+            AND EXISTS (SELECT 1 FROM oauth_payloads p WHERE p.model IN ('AccessToken', 'ClientCredentials') AND p.id = $3)`,
+        [userId, organizationId, payload.jti],
       );
       if (!user) return null;
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];

@@ -62,6 +62,34 @@ describe('RateLimiter (sliding window on PostgreSQL)', () => {
     assert.equal((await limiter.hit(bucket, 5)).used, 1);
   });
 
+  test('peek reads the sliding count without adding to it', async () => {
+    const clock = manualClock('2026-11-23T10:00:00.000Z');
+    const limiter = new RateLimiter(ds, clock, 900);
+    const bucket = randomUUID();
+    assert.equal((await limiter.peek(bucket, 2)).allowed, true);
+    await limiter.hit(bucket, 2);
+    await limiter.hit(bucket, 2);
+    const full = await limiter.peek(bucket, 2);
+    assert.equal(full.allowed, false, 'one more would exceed the limit');
+    assert.equal(full.retryAfterSeconds, 900);
+    assert.equal((await limiter.peek(bucket, 2)).allowed, false, 'peeking never counts');
+    assert.equal((await limiter.peek(bucket, 3)).allowed, true);
+    clock.advance(1800_000);
+    assert.equal((await limiter.peek(bucket, 2)).allowed, true);
+  });
+
+  test('a minute limiter’s cleanup leaves longer windows alone', async () => {
+    const clock = manualClock('2026-11-23T10:00:00.000Z');
+    const bucket = randomUUID();
+    const quarter = new RateLimiter(ds, clock, 900);
+    await quarter.hit(bucket, 2);
+    await quarter.hit(bucket, 2);
+    // A new limiter cleans up on its first hit (not awaited by hit: give it a moment).
+    await new RateLimiter(ds, clock).hit(randomUUID(), 10);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await quarter.peek(bucket, 2)).allowed, false);
+  });
+
   test('two limiters on one database share the count (several api replicas)', async () => {
     const clock = manualClock('2026-11-23T10:00:05.000Z');
     const other = await openTestDataSource((ds.options as { url: string }).url);

@@ -33,17 +33,40 @@ export class RateLimiter {
     const windowStart = Math.floor(nowMs / windowMs);
     const [row] = await this.dataSource.query(
       `WITH cur AS (
-         INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ($1, $2, 1)
+         INSERT INTO rate_limit_windows (bucket, window_start, count, window_seconds) VALUES ($1, $2, 1, $4)
          ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
          RETURNING count)
        SELECT (SELECT count FROM cur) AS current,
               COALESCE((SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = $3), 0) AS previous`,
+      [bucket, windowStart, windowStart - 1, this.windowSeconds],
+    );
+    void this.cleanup(nowMs, windowStart);
+    return this.decide(nowMs, Number(row.current), Number(row.previous), limit);
+  }
+
+  /**
+   * The bucket's count without adding to it, for limits on failures (sign-in): `allowed` says
+   * whether one more would still be within the limit.
+   */
+  async peek(bucket: string, limit: number): Promise<RateLimitDecision> {
+    const nowMs = this.clock.now().getTime();
+    const windowStart = Math.floor(nowMs / (this.windowSeconds * 1000));
+    const [row] = await this.dataSource.query(
+      `SELECT COALESCE(sum(count) FILTER (WHERE window_start = $2), 0) AS current,
+              COALESCE(sum(count) FILTER (WHERE window_start = $3), 0) AS previous
+         FROM rate_limit_windows WHERE bucket = $1 AND window_start IN ($2, $3)`,
       [bucket, windowStart, windowStart - 1],
     );
+    return this.decide(nowMs, Number(row.current) + 1, Number(row.previous), limit);
+  }
+
+  /** The sliding count: the previous window weighted by its overlap with the last window, plus the current one. */
+  private decide(nowMs: number, current: number, previous: number, limit: number): RateLimitDecision {
+    const windowMs = this.windowSeconds * 1000;
+    const windowStart = Math.floor(nowMs / windowMs);
     const elapsed = (nowMs - windowStart * windowMs) / windowMs;
-    const used = Math.floor(Number(row.previous) * (1 - elapsed)) + Number(row.current);
+    const used = Math.floor(previous * (1 - elapsed)) + current;
     const resetAt = ((windowStart + 1) * windowMs) / 1000;
-    void this.cleanup(nowMs, windowStart);
     return {
       allowed: used <= limit,
       limit,
@@ -55,11 +78,16 @@ export class RateLimiter {
     };
   }
 
-  /** Windows older than the previous one no longer count; drop them now and then. */
+  /**
+   * Windows older than the previous one no longer count; drop them now and then. Only windows of
+   * this limiter's size: another size's indexes are on another scale.
+   */
   private async cleanup(nowMs: number, windowStart: number): Promise<void> {
     if (nowMs - this.lastCleanup < 60_000) return;
     this.lastCleanup = nowMs;
-    await this.dataSource.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [windowStart - 1]).catch(() => undefined);
+    await this.dataSource
+      .query('DELETE FROM rate_limit_windows WHERE window_seconds = $2 AND window_start < $1', [windowStart - 1, this.windowSeconds])
+      .catch(() => undefined);
   }
 }
 

@@ -1,0 +1,72 @@
+import { RateLimitExceededError, type RateLimiter } from '@taproot/identity';
+import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { DataSource } from 'typeorm';
+
+/** Spec, Dynamic client registration: 10 requests per hour per IP. */
+export const REGISTRATIONS_PER_HOUR = 10;
+
+/**
+ * Hands the protocol paths (`/oauth/*`, `/.well-known/*`) to oidc-provider before Fastify parses
+ * anything (the provider reads its own bodies); the rest (health, `/interaction/*`) stays Nest's.
+ * RFC 8414 metadata is the OpenID discovery document (a superset of it).
+ */
+/** Where oidc-provider refuses JWTs outright (it does not store them; Taproot does, under their jti). */
+const TOKEN_PARAM_PATHS = new Set(['/oauth/revoke', '/oauth/introspect']);
+const FORM_LIMIT = 64 * 1024;
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let body = '';
+  for await (const chunk of req) {
+    body += chunk;
+    if (body.length > FORM_LIMIT) throw Object.assign(new Error('request body too large'), { statusCode: 413 });
+  }
+  return new URLSearchParams(body);
+}
+
+export function mountProvider(
+  fastify: FastifyInstance,
+  provider: Provider,
+  opts: { registrationLimiter: RateLimiter; jwtId: (token: string) => Promise<string | null> },
+): void {
+  const callback = provider.callback();
+  fastify.addHook('onRequest', async (request, reply) => {
+    const [path, query] = request.url.split('?', 2);
+    if (!path.startsWith('/oauth/') && !path.startsWith('/.well-known/')) return;
+    if (path === '/oauth/register' && request.method === 'POST') {
+      const decision = await opts.registrationLimiter.hit(`oauth-register:${request.ip}`, REGISTRATIONS_PER_HOUR);
+      if (!decision.allowed) {
+        const error = new RateLimitExceededError(decision);
+        return reply.code(429).headers(error.headers).send(RateLimitExceededError.BODY);
+      }
+    }
+    // Revoking or introspecting a JWT access token: the provider is handed its stored id, and
+    // checks the client and performs the revocation itself (the API then refuses the token).
+    if (request.method === 'POST' && TOKEN_PARAM_PATHS.has(path) && request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+      const form = await readForm(request.raw);
+      const jti = await opts.jwtId(form.get('token') ?? '');
+      if (jti) form.set('token', jti);
+      // The stream is read: oidc-provider takes the body from `req.body` instead.
+      (request.raw as IncomingMessage & { body?: string }).body = form.toString();
+    }
+    if (path === '/.well-known/oauth-authorization-server') request.raw.url = `/.well-known/openid-configuration${query ? `?${query}` : ''}`;
+    reply.hijack();
+    callback(request.raw, reply.raw);
+  });
+}
+
+/** A registered client gets its organization-facing record; the organization is set at first authorization. */
+export function recordRegistrations(provider: Provider, dataSource: DataSource, now: () => Date): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route !== 'registration' || ctx.status !== 201) return;
+    const client = ctx.body as { client_id: string; client_name?: string; scope?: string };
+    const at = now();
+    await dataSource.query(
+      `INSERT INTO oauth_applications (client_id, organization_id, name, kind, scope, created_at, updated_at)
+       VALUES ($1, NULL, $2, 'registered', $3, $4, $4)`,
+      [client.client_id, client.client_name ?? client.client_id, client.scope ?? '', at],
+    );
+  });
+}

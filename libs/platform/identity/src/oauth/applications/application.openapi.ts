@@ -1,0 +1,85 @@
+import { buildOpenApiDocument } from '@taproot/json-api';
+import { newOAuthApplicationSchema } from './application.schema';
+
+const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
+const errors = (description: string) => ({ description, ...doc('errors_list') });
+
+/** The create payload as the declaration of creates builds it (client_credentials is the only grant type). */
+const newApplication = (buildOpenApiDocument([newOAuthApplicationSchema], { title: '', version: '' }).components.schemas as Record<string, unknown>)
+  .new_oauth_application;
+
+/**
+ * `/v1/oauth_applications` beyond the declared CRUD, merged into the served document: the answers
+ * carrying the secret (create, rotate_secret), PATCH, and the create payload of client-credentials
+ * applications.
+ */
+export const OAUTH_APPLICATIONS_OPENAPI = {
+  schemas: {
+    new_oauth_application: newApplication,
+    oauth_application_with_secret_response: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: {
+          type: 'object',
+          required: ['id', 'type', 'attributes'],
+          properties: {
+            id: { type: 'string' },
+            type: { type: 'string', enum: ['oauth_applications'] },
+            attributes: {
+              allOf: [
+                { $ref: '#/components/schemas/oauth_application' },
+                { type: 'object', required: ['client_secret'], properties: { client_secret: { type: 'string', description: 'The client secret (only shown once)' } } },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
+  paths: {
+    '/v1/oauth_applications': {
+      post: {
+        operationId: 'createOauthApplication',
+        summary: 'Creates a client-credentials application and its service user; the secret is in this response only',
+        tags: ['OauthApplications'],
+        requestBody: { required: true, ...doc('new_oauth_application') },
+        responses: {
+          '201': { description: 'application created', ...doc('oauth_application_with_secret_response') },
+          '400': errors('malformed request'),
+          '401': errors('unauthorized'),
+          '403': errors('forbidden'),
+          '415': errors('request body is not application/vnd.api+json'),
+          '422': errors('invalid (e.g. an unknown scope)'),
+        },
+      },
+    },
+    '/v1/oauth_applications/{id}': {
+      patch: {
+        operationId: 'patchOauthApplication',
+        summary: 'Update an OAuth application (same as PUT)',
+        tags: ['OauthApplications'],
+        requestBody: { required: true, ...doc('update_oauth_application') },
+        responses: {
+          '200': { description: 'application updated', ...doc('oauth_application_response') },
+          '404': errors('not found'),
+          '409': errors('revoked'),
+          '422': errors('invalid'),
+        },
+      },
+    },
+    '/v1/oauth_applications/{id}/rotate_secret': {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      post: {
+        operationId: 'rotateOauthApplicationSecret',
+        summary: 'Replace the client secret; the old one stops working at once',
+        tags: ['OauthApplications'],
+        responses: {
+          '200': { description: 'new secret, shown once', ...doc('oauth_application_with_secret_response') },
+          '404': errors('not found'),
+          '409': errors('revoked, or a public client without a secret'),
+        },
+      },
+    },
+  },
+};

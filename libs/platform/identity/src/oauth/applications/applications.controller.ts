@@ -1,0 +1,83 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { parseResourcePayload, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
+import { RequirePermission } from '../../permissions/require-permission';
+import { CurrentPrincipal } from '../../principal/bearer-auth.guard';
+import type { Principal } from '../../principal/principal';
+import {
+  CreateOAuthApplicationCommand,
+  GetOAuthApplicationQuery,
+  ListOAuthApplicationsQuery,
+  RevokeOAuthApplicationCommand,
+  RotateOAuthApplicationSecretCommand,
+  UpdateOAuthApplicationCommand,
+} from './application-commands';
+import { newOAuthApplicationSchema, oauthApplicationSchema } from './application.schema';
+import type { ApplicationResult } from './applications';
+
+/**
+ * `/v1/oauth_applications`: the organization's OAuth applications, for administrators. Managing
+ * machine credentials is what the `api_keys` permission family already governs (only the seeded
+ * Owner and Admin roles hold it; docs/permissions.md), so these routes check it too.
+ */
+@Controller('v1/oauth_applications')
+export class OAuthApplicationsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @RequirePermission('api_keys', 'read')
+  list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery): Promise<CollectionDocument> {
+    return this.queries.execute(new ListOAuthApplicationsQuery(principal.organizationId, query));
+  }
+
+  @Get(':id')
+  @RequirePermission('api_keys', 'read')
+  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
+    return this.queries.execute(new GetOAuthApplicationQuery(principal.organizationId, id));
+  }
+
+  /** 201 with `client_secret`: the only time it is shown. */
+  @Post()
+  @RequirePermission('api_keys', 'create')
+  @HttpCode(201)
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<SingleDocument> {
+    const { attributes } = parseResourcePayload(newOAuthApplicationSchema, body, 'create');
+    const result: ApplicationResult = await this.commands.execute(new CreateOAuthApplicationCommand(principal, attributes));
+    return result.document;
+  }
+
+  @Put(':id')
+  @RequirePermission('api_keys', 'update')
+  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
+    const { attributes } = parseResourcePayload(oauthApplicationSchema, body, 'update');
+    const result: ApplicationResult = await this.commands.execute(new UpdateOAuthApplicationCommand(principal, id, attributes));
+    return result.document;
+  }
+
+  /** Same as PUT. */
+  @Patch(':id')
+  @RequirePermission('api_keys', 'update')
+  patch(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
+    return this.update(principal, id, body);
+  }
+
+  /** Revokes the application: 200 with it (`revoked_at` set); the provider refuses the client from now on. */
+  @Delete(':id')
+  @RequirePermission('api_keys', 'delete')
+  async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
+    const result: ApplicationResult = await this.commands.execute(new RevokeOAuthApplicationCommand(principal, id));
+    return result.document;
+  }
+
+  /** 200 with the new `client_secret`, shown once; the old one stops working at once. */
+  @Post(':id/rotate_secret')
+  @RequirePermission('api_keys', 'update')
+  @HttpCode(200)
+  async rotateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
+    const result: ApplicationResult = await this.commands.execute(new RotateOAuthApplicationSecretCommand(principal, id));
+    return result.document;
+  }
+}

@@ -1,0 +1,15 @@
+export { oauthApplicationSchema, newOAuthApplicationSchema, APPLICATION_GRANT_TYPES } from './application.schema';
+export {
+  OAUTH_APPLICATION_EVENTS,
+  createClientCredentialsApplication,
+  loadApplicationForUpdate,
+  organizationExists,
+  parseApplicationScope,
+  revokeApplication,
+  rotateApplicationSecret,
+  updateApplication,
+  type ApplicationActor,
+  type ApplicationResult,
+} from './applications';
+export { OAuthApplicationsModule } from './applications.module';
+export { OAUTH_APPLICATIONS_OPENAPI } from './application.openapi';
