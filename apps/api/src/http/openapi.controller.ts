@@ -3,7 +3,7 @@ import { ALERTING_RESOURCES, ALERTS_OPENAPI } from '@taproot/alerting';
 import { CATALOG_RESOURCES } from '@taproot/catalog';
 import { apiKeySchema, auditSchema, OAUTH_APPLICATIONS_OPENAPI, oauthApplicationSchema, onCallRoleSchema, Public, roleSchema, teamSchema, userSchema } from '@taproot/identity';
 import { INCIDENTS_OPENAPI, INCIDENTS_RESOURCES } from '@taproot/incidents';
-import { buildOpenApiDocument } from '@taproot/json-api';
+import { buildOpenApiDocument, responseWithSecret } from '@taproot/json-api';
 
 /** Every declared resource of the API, in the order the document lists them. */
 export const API_RESOURCES = [...CATALOG_RESOURCES.map((d) => d.schema), ...INCIDENTS_RESOURCES.map((d) => d.schema), ...ALERTING_RESOURCES.map((d) => d.schema), roleSchema, onCallRoleSchema, apiKeySchema, oauthApplicationSchema, userSchema, teamSchema, auditSchema];
@@ -14,26 +14,7 @@ const errors = (description: string) => ({ description, ...doc('errors_list') })
 /** Operations beyond the declared CRUD: API key rotation and PATCH (reference: rotateApiKey). */
 const API_KEY_EXTRA = {
   schemas: {
-    api_key_with_token_response: {
-      type: 'object',
-      required: ['data'],
-      properties: {
-        data: {
-          type: 'object',
-          required: ['id', 'type', 'attributes'],
-          properties: {
-            id: { type: 'string' },
-            type: { type: 'string', enum: ['api_keys'] },
-            attributes: {
-              allOf: [
-                { $ref: '#/components/schemas/api_key' },
-                { type: 'object', required: ['token'], properties: { token: { type: 'string', description: 'The token (only shown once)' } } },
-              ],
-            },
-          },
-        },
-      },
-    },
+    api_key_with_token_response: responseWithSecret('api_keys', 'api_key', { name: 'token', description: 'The token (only shown once)' }),
     rotate_api_key: {
       type: 'object',
       required: ['data'],

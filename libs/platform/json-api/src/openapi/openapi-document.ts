@@ -429,3 +429,27 @@ export function buildOpenApiDocument(resources: readonly ResourceSchema[], info:
     },
   };
 }
+
+/**
+ * A single-record response whose attributes add a secret shown only in that answer (an API
+ * key's `token`, an application's `client_secret`): the record's schema plus the required field.
+ */
+export function responseWithSecret(type: string, recordSchema: string, secret: { name: string; description: string }): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'object',
+        required: ['id', 'type', 'attributes'],
+        properties: {
+          id: { type: 'string' },
+          type: { type: 'string', enum: [type] },
+          attributes: {
+            allOf: [{ $ref: `#/components/schemas/${recordSchema}` }, { type: 'object', required: [secret.name], properties: { [secret.name]: { type: 'string', description: secret.description } } }],
+          },
+        },
+      },
+    },
+  };
+}

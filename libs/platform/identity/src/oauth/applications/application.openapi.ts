@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '@taproot/json-api';
+import { buildOpenApiDocument, responseWithSecret } from '@taproot/json-api';
 import { newOAuthApplicationSchema } from './application.schema';
 
 const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
@@ -16,26 +16,7 @@ const newApplication = (buildOpenApiDocument([newOAuthApplicationSchema], { titl
 export const OAUTH_APPLICATIONS_OPENAPI = {
   schemas: {
     new_oauth_application: newApplication,
-    oauth_application_with_secret_response: {
-      type: 'object',
-      required: ['data'],
-      properties: {
-        data: {
-          type: 'object',
-          required: ['id', 'type', 'attributes'],
-          properties: {
-            id: { type: 'string' },
-            type: { type: 'string', enum: ['oauth_applications'] },
-            attributes: {
-              allOf: [
-                { $ref: '#/components/schemas/oauth_application' },
-                { type: 'object', required: ['client_secret'], properties: { client_secret: { type: 'string', description: 'The client secret (only shown once)' } } },
-              ],
-            },
-          },
-        },
-      },
-    },
+    oauth_application_with_secret_response: responseWithSecret('oauth_applications', 'oauth_application', { name: 'client_secret', description: 'The client secret (only shown once)' }),
   },
   paths: {
     '/v1/oauth_applications': {
