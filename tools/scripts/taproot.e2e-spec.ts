@@ -239,6 +239,24 @@ describe('npm run taproot', () => {
 });
 
 describe('npm run taproot -- app (OAuth client-credentials applications)', () => {
+  test('keys rotate adds a signing key and retires the previous one (still published until its tokens expire)', async () => {
+    const env = { DATABASE_URL: await createScratchDatabase() };
+    const first = await taproot(['keys', 'rotate', '--json'], env);
+    assert.equal(first.code, 0, first.stderr);
+    const second = await taproot(['keys', 'rotate', '--json'], env);
+    assert.equal(second.code, 0, second.stderr);
+    const [{ kid: kid1 }, { kid: kid2 }] = [JSON.parse(first.stdout), JSON.parse(second.stdout)];
+    assert.notEqual(kid1, kid2);
+    const db = await openTestDataSource(env.DATABASE_URL);
+    try {
+      const rows = await db.query('SELECT kid, retired_at IS NOT NULL AS retired FROM oauth_signing_keys ORDER BY created_at');
+      assert.deepEqual(rows.filter((r: { kid: string }) => [kid1, kid2].includes(r.kid)), [{ kid: kid1, retired: true }, { kid: kid2, retired: false }]);
+      assert.equal(rows.filter((r: { retired: boolean }) => !r.retired).length, 1, 'one key signs');
+    } finally {
+      await db.destroy();
+    }
+  });
+
   test('app create prints one JSON object with the client id and secret; app list shows it without the secret; app revoke removes the client', async () => {
     const env = { DATABASE_URL: await createScratchDatabase() };
     const org = parseJsonOutput(await taproot(['org', 'create', '--name', 'Apps org', '--json'], env));

@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ALL_MIGRATIONS } from '@taproot/api';
-import { ConfigError, loadConfig, type TaprootConfig } from '@taproot/config';
+import { signingKeysOf } from '@taproot/auth';
+import { ConfigError, loadConfig, systemClock, type TaprootConfig } from '@taproot/config';
 import {
   createClientCredentialsApplication,
   createOrganization,
@@ -59,6 +60,10 @@ Commands:
   app revoke --org <organization-id> --client-id <client-id> [--json]
       Revokes an application: the auth server refuses its client from now on, its tokens and
       grants are deleted, and its service user loses every permission.
+  keys rotate [--json]
+      Adds a new OAuth signing key and retires the current ones: the auth app signs with the new
+      key from its next start, and the retired keys stay in its JWKS until every token they signed
+      has expired (docs/oauth.md, Keys). --json prints one JSON object: {"kid": ...}.
   help, --help
       Shows this text.
 
@@ -100,12 +105,17 @@ interface AppRevoke {
   clientId: string;
   json: boolean;
 }
-type Command = OrgCreate | OrgLimits | AppCreate | AppList | AppRevoke | { command: 'help' };
+interface KeysRotate {
+  command: 'keys rotate';
+  json: boolean;
+}
+type Command = OrgCreate | OrgLimits | AppCreate | AppList | AppRevoke | KeysRotate | { command: 'help' };
 
 /** The options each command takes besides the boolean `--json`, by group and sub-command. */
 const OPTIONS: Record<string, Record<string, readonly string[]>> = {
   org: { create: ['name', 'owner-email'], limits: ['org', 'reads', 'writes'] },
   app: { create: ['org', 'name', 'grant', 'scope'], list: ['org'], revoke: ['org', 'client-id'] },
+  keys: { rotate: [] },
 };
 
 /** Parses `--flag value`, `--flag=value` and boolean `--json`; anything unknown is a usage error. */
@@ -153,6 +163,7 @@ function parseArgs(argv: string[]): Command {
   const flags = parseFlags(rest, allowed);
   const json = flags.json === true;
   if (group === 'app') return parseAppArgs(action, flags, json);
+  if (group === 'keys') return { command: 'keys rotate', json };
   if (action === 'limits') {
     const organizationId = typeof flags.org === 'string' ? flags.org.trim() : '';
     if (!organizationId) throw new UsageError('org limits needs --org <organization-id>');
@@ -388,6 +399,12 @@ async function appRevoke(db: Database, cmd: AppRevoke): Promise<void> {
   else process.stdout.write(`Revoked application ${String(app.client_id)} ("${String(app.name)}").\n`);
 }
 
+async function keysRotate(db: Database, cmd: KeysRotate, config: TaprootConfig): Promise<void> {
+  const kid = await signingKeysOf({ config, dataSource: db.dataSource, clock: systemClock }).rotate();
+  if (cmd.json) process.stdout.write(`${JSON.stringify({ kid })}\n`);
+  else process.stdout.write(`New signing key ${kid}: the auth app signs with it from its next start; the previous keys stay published until their tokens expire.\n`);
+}
+
 async function main(argv: string[]): Promise<number> {
   let cmd: Command;
   let config: TaprootConfig;
@@ -421,6 +438,7 @@ async function main(argv: string[]): Promise<number> {
     else if (cmd.command === 'app create') await appCreate(db, cmd);
     else if (cmd.command === 'app list') await appList(db, cmd, config);
     else if (cmd.command === 'app revoke') await appRevoke(db, cmd);
+    else if (cmd.command === 'keys rotate') await keysRotate(db, cmd, config);
     else await orgCreate(db, cmd);
     return 0;
   } catch (error) {

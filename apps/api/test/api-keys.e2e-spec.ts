@@ -295,7 +295,7 @@ describe('API keys over HTTP', () => {
     assert.equal(list.body.data.length, 0);
     const refused = await get('/v1/api_keys', token);
     assert.equal(refused.status, 401);
-    assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="taproot"');
+    assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="taproot", error="invalid_token"');
   });
 
   test('a key can revoke itself', async () => {

@@ -74,6 +74,9 @@ describe('OAuth access tokens at the api (API keys first, then OAuth)', () => {
     const res = await api.request('GET', '/v1/services', { token: forged });
     assert.equal(res.status, 401);
     assert.equal(res.body.errors[0].status, '401');
+    // RFC 6750: the refused token is named invalid, the signal for a client to refresh; no token, no error code.
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="taproot", error="invalid_token"');
+    assert.equal((await api.request('GET', '/v1/services')).headers.get('www-authenticate'), 'Bearer realm="taproot"');
   });
 
   test("the audit log records a fingerprint of the token's login session (sid), and none for API keys", async () => {

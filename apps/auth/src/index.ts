@@ -1,2 +1,2 @@
-export { startAuth, type RunningAuth } from './start-auth';
+export { signingKeysOf, startAuth, type RunningAuth } from './start-auth';
 export { OIDC_PROVIDER } from './oidc/provider.token';

@@ -8,19 +8,24 @@ import { ACCESS_TOKEN_TTL, accessTokenIds, createOidcProvider, ID_TOKEN_TTL } fr
 
 export type RunningAuth = RunningApp & { provider: Provider };
 
+/** The deployment's signing keys (the auth app signs with them; `taproot keys rotate` rotates them). */
+export function signingKeysOf(runtime: Pick<Runtime, 'config' | 'dataSource' | 'clock'>): SigningKeys {
+  const { config, dataSource, clock } = runtime;
+  return new SigningKeys(dataSource, {
+    clock,
+    encryptionKey: config.oauthKeyEncryptionKey,
+    configuredKey: config.oauthSigningKey as JWK | null,
+    retiredKeyTtlSeconds: Math.max(ACCESS_TOKEN_TTL, ID_TOKEN_TTL),
+  });
+}
+
 /** The auth app listens on its own origin (spec: {auth_url} is a different host). */
 export async function startAuth(runtime: Runtime, port = runtime.config.authPort): Promise<RunningAuth> {
   const { config, dataSource, clock, logger } = runtime;
   if (config.keyEncryptionKeyIsDefault) {
     logger.warn('OAUTH_KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with a development default. Set it in production.');
   }
-  const signingKeys = new SigningKeys(dataSource, {
-    clock,
-    encryptionKey: config.oauthKeyEncryptionKey,
-    configuredKey: config.oauthSigningKey as JWK | null,
-    retiredKeyTtlSeconds: Math.max(ACCESS_TOKEN_TTL, ID_TOKEN_TTL),
-  });
-  const { keys } = await signingKeys.load();
+  const { keys } = await signingKeysOf(runtime).load();
   const jwtId = accessTokenIds({ keys, issuer: config.authIssuer, clock });
   const provider = createOidcProvider({
     dataSource,

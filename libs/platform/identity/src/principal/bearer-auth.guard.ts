@@ -19,11 +19,16 @@ interface AuthenticatedRequest {
   principal?: Principal;
 }
 
-function unauthorized(detail: string, headers: Record<string, string> = {}): JsonApiError {
+/**
+ * RFC 6750: a request without a token gets the bare challenge; a token that was presented and
+ * refused gets `error="invalid_token"`, which tells an OAuth client to refresh (spec: "Clients
+ * refresh an OAuth token on this status").
+ */
+function unauthorized(detail: string, headers: Record<string, string> = {}, tokenRefused = false): JsonApiError {
   return new JsonApiError(
     401,
     [{ title: 'Unauthorized', status: '401', code: 'UNAUTHORIZED', detail }],
-    { 'WWW-Authenticate': 'Bearer realm="taproot"', ...headers },
+    { 'WWW-Authenticate': `Bearer realm="taproot"${tokenRefused ? ', error="invalid_token"' : ''}`, ...headers },
   );
 }
 
@@ -42,12 +47,12 @@ export class BearerAuthGuard implements CanActivate {
    * A refused token still counts, per client address, against the deployment's limits: every
    * response carries the rate-limit headers (spec, Limits), and guessing tokens is throttled.
    */
-  private async refuse(request: AuthenticatedRequest, detail: string): Promise<never> {
+  private async refuse(request: AuthenticatedRequest, detail: string, tokenRefused = false): Promise<never> {
     const kind = requestKind(request.method);
     const limit = kind === 'read' ? this.config.rateLimitReadsPerMinute : this.config.rateLimitWritesPerMinute;
     const decision = await this.limiter.hit(`anonymous:${request.ip ?? 'unknown'}:${kind}`, limit);
     if (!decision.allowed) throw new RateLimitExceededError(decision);
-    throw unauthorized(detail, rateLimitHeaders(decision));
+    throw unauthorized(detail, rateLimitHeaders(decision), tokenRefused);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -59,7 +64,7 @@ export class BearerAuthGuard implements CanActivate {
     if (!match) return this.refuse(request, 'The Authorization header must be "Bearer <token>"');
     // The client does not say which kind of token it sends: API keys first, then OAuth.
     const principal = (await this.apiKeys.verify(match[1])) ?? (await this.accessTokens.verify(match[1]));
-    if (!principal) return this.refuse(request, 'The token is unknown, revoked or expired');
+    if (!principal) return this.refuse(request, 'The token is unknown, revoked or expired', true);
     request.principal = principal;
     recordRequestSession(principal.sessionId ?? null);
     return true;
