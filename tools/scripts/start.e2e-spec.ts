@@ -127,6 +127,40 @@ describe('npm start', () => {
     }
   });
 
+  test('OAuth works with no setup: the auth app on AUTH_PORT issues a client-credentials token the api accepts, within its scope', async () => {
+    const token = 'tk_bootstrap_oauth_0123456789abcdef';
+    const s = await start(newDir(), { BOOTSTRAP_API_KEY: token });
+    try {
+      const auth = `http://127.0.0.1:${s.ports.auth}`;
+      const discovery = (await (await fetch(`${auth}/.well-known/openid-configuration`)).json()) as { issuer: string; token_endpoint: string };
+      assert.equal(discovery.issuer, auth);
+      const created = await fetch(`http://127.0.0.1:${s.ports.api}/v1/oauth_applications`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
+        body: JSON.stringify({ data: { type: 'oauth_applications', attributes: { name: 'Reporter', scope: 'ir.services:read' } } }),
+      });
+      assert.equal(created.status, 201, await created.clone().text());
+      const app = ((await created.json()) as { data: { attributes: { client_id: string; client_secret: string } } }).data.attributes;
+      const issued = await fetch(discovery.token_endpoint, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'ir.services:read' }),
+      });
+      assert.equal(issued.status, 200, await issued.clone().text());
+      const { access_token: accessToken } = (await issued.json()) as { access_token: string };
+      const api = (method: string) =>
+        fetch(`http://127.0.0.1:${s.ports.api}/v1/services`, {
+          method,
+          headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/vnd.api+json' },
+          body: method === 'POST' ? JSON.stringify({ data: { type: 'services', attributes: { name: 'Nope' } } }) : undefined,
+        });
+      assert.equal((await api('GET')).status, 200);
+      assert.equal((await api('POST')).status, 403, 'the read scope does not write');
+    } finally {
+      assert.equal(await stop(s, 'SIGTERM'), 0, s.output());
+    }
+  });
+
   test('a bad configuration value stops the process with a message naming the variable', async () => {
     const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/scripts/start.ts')], {
       cwd: root,
