@@ -4,6 +4,8 @@ import type { BusMessage, BusSubscription, EventBus } from './event-bus.port';
  * The embedded bus: delivers each published message to every consumer group subscribed to its
  * topic before `publish` resolves. The outbox row is marked published only after that, so a
  * crash mid-delivery redelivers from the outbox (consumers de-duplicate through the inbox).
+ * Consumer groups are independent, as on Kafka: each gets the batch in order, and the groups run
+ * side by side (one group's slow projection does not hold the others back).
  */
 export class InProcessEventBus implements EventBus {
   readonly kind = 'in-process' as const;
@@ -14,11 +16,11 @@ export class InProcessEventBus implements EventBus {
 
   async publish(messages: BusMessage[]): Promise<void> {
     if (this.closed) throw new Error('event bus is closed');
-    for (const message of messages) {
-      for (const sub of this.subscriptions) {
-        if (sub.topics.includes(message.topic)) await this.deliver(sub, message);
-      }
-    }
+    await Promise.all(
+      this.subscriptions.map(async (sub) => {
+        for (const message of messages) if (sub.topics.includes(message.topic)) await this.deliver(sub, message);
+      }),
+    );
   }
 
   async subscribe(subscription: BusSubscription): Promise<void> {
