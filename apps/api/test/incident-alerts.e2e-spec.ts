@@ -136,7 +136,37 @@ describe('alerts on incidents', () => {
     const hidden = await send('GET', `/v1/alerts/${alertId}?include=incidents`, undefined, publicOnly);
     assert.equal(hidden.status, 200);
     assert.deepEqual(hidden.body.data.relationships.incidents.data.map((r: { id: string }) => r.id), [publicId]);
-    assert.ok(!JSON.stringify(hidden.body.included).includes(privateId));
+    // Nowhere in what that caller reads is the private incident's id: not the relationship, not incident_ids.
+    assert.ok(!JSON.stringify(hidden.body).includes(privateId));
+    assert.deepEqual(hidden.body.data.attributes.incident_ids, [publicId]);
+    const hiddenList = await send('GET', `/v1/alerts?filter[incident_ids]=${publicId}`, undefined, publicOnly);
+    assert.ok(!JSON.stringify(hiddenList.body).includes(privateId));
+    const viaIncident = await send('GET', `/v1/incidents/${publicId}/alerts`, undefined, publicOnly);
+    assert.ok(!JSON.stringify(viaIncident.body).includes(privateId));
+    assert.deepEqual((await send('GET', `/v1/alerts/${alertId}`)).body.data.attributes.incident_ids.sort(), [publicId, privateId].sort(), 'the owner sees both');
+  });
+
+  test('a monitoring sender sees the public incidents its alert is attached to, never a private one', async () => {
+    const source = await send('POST', '/v1/alert_sources', { data: { type: 'alert_sources', attributes: { name: `AM ${Math.random()}`, source_type: 'alertmanager' } } });
+    const inbound = `/v1/alert_sources/${source.body.data.id}/alerts?secret=${source.body.data.attributes.secret}`;
+    const fire = () =>
+      api.request('POST', inbound, {
+        headers: { 'content-type': 'application/json' },
+        rawBody: JSON.stringify({ version: '4', status: 'firing', alerts: [{ status: 'firing', labels: { alertname: 'Sender' }, annotations: { summary: 'seen by the sender' }, fingerprint: `fp-${Math.random()}` }] }),
+      });
+    const first = await fire();
+    assert.equal(first.status, 202, JSON.stringify(first.body));
+    const alertId = first.body.data[0].id;
+    const publicId = await newIncident({ alert_ids: [alertId] });
+    const privateId = await newIncident({ private: true, alert_ids: [alertId] });
+    const answer = await api.request('PATCH', `/v1/alerts/${alertId}`, { token: org.token, body: { data: { type: 'alerts', attributes: { description: 'seen' } } } });
+    assert.deepEqual(answer.body.data.attributes.incident_ids.sort(), [publicId, privateId].sort());
+    // The same payload again folds into the alert: the sender's answer shows it, without the private incident.
+    const again = await api.request('POST', inbound, { headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify({ version: '4', status: 'firing', alerts: [{ status: 'firing', labels: { alertname: 'Sender' }, annotations: { summary: 'seen by the sender' }, fingerprint: first.body.data[0].attributes.deduplication_key }] }) });
+    assert.equal(again.status, 202);
+    assert.equal(again.body.data[0].id, alertId);
+    assert.deepEqual(again.body.data[0].attributes.incident_ids, [publicId]);
+    assert.ok(!JSON.stringify(again.body).includes(privateId));
   });
 
   test('filter[incident_ids] lists the alerts of an incident on /v1/alerts too', async () => {

@@ -21,4 +21,4 @@ export { alertSourceSchema, alertSourceDefinition, ALERT_SOURCE_TYPES } from './
 export { inboundAccepts, PLAIN_JSON_URL, RAW_EMAIL_BODY_LIMIT, RAW_EMAIL_MEDIA_TYPES } from './alert-sources/inbound-routes';
 export { signBody, SIGNATURE_HEADER } from './ingestion';
 export { existingAlertIds, alertSummaries, linkAlertsToIncident, type IncidentLink } from './incident-links/alert-incident-links';
-export { ALERT_INCIDENTS, type AlertIncidents } from './alerts/alert-includes';
+export { ALERT_INCIDENTS, asSeenBy, type AlertIncidents } from './alerts/alert-includes';

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Controller, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Optional, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@taproot/config';
 import { AlertCreationLimit, Public } from '@taproot/identity';
@@ -7,6 +7,7 @@ import { JsonApiError, type FlatQuery, type ResourceObject } from '@taproot/json
 import type { Row } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { ChangeAlertCommand, CreateAlertCommand, unresolvedAlert, type AlertAccess, type AlertCreated } from '../alerts/alert-commands';
+import { ALERT_INCIDENTS, asSeenBy, type AlertIncidents } from '../alerts/alert-includes';
 import {
   IngestionError,
   mapAlertmanager,
@@ -94,6 +95,7 @@ export class AlertIngestionController {
     private readonly dataSource: DataSource,
     private readonly creationLimit: AlertCreationLimit,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(ALERT_INCIDENTS) private readonly incidents?: AlertIncidents,
   ) {}
 
   @Post(':id/alerts')
@@ -159,7 +161,8 @@ export class AlertIngestionController {
       if (alert) data.push(alert);
       receipts.push(await recordReceipt(this.dataSource, source.organization_id, source.id, receipt, this.clock.now()));
     }
-    return { data, meta: { receipts } };
+    // A sender sees the public incidents its alerts are attached to, never a private one's id.
+    return { data: await asSeenBy(source.organization_id, null, data, this.incidents), meta: { receipts } };
   }
 
   private async apply(access: AlertAccess, source: SourceRow, item: Planned): Promise<{ alert?: ResourceObject; receipt: Receipt }> {

@@ -8,10 +8,23 @@ import type { Queryable, ResourceObject } from '@taproot/json-api';
  */
 export interface AlertIncidents {
   visible(principal: Principal, ids: readonly string[]): Promise<ResourceObject[]>;
+  /** The ids of those a caller may see; `null` (a monitoring sender): public incidents only. */
+  visibleIds(organizationId: string, principal: Principal | null, ids: readonly string[]): Promise<Set<string>>;
 }
 export const ALERT_INCIDENTS = Symbol('ALERT_INCIDENTS');
 
 const idsOf = (alerts: readonly ResourceObject[], attribute: string) => [...new Set(alerts.flatMap((a) => (a.attributes[attribute] as string[] | null) ?? []))];
+
+/**
+ * Alerts as a caller may see them: `incident_ids` keeps only the incidents the caller may see, so
+ * a private incident's id never reaches who may not read it (nor a monitoring sender, `null`).
+ */
+export async function asSeenBy(organizationId: string, principal: Principal | null, alerts: ResourceObject[], incidents: AlertIncidents | undefined): Promise<ResourceObject[]> {
+  const ids = idsOf(alerts, 'incident_ids');
+  if (ids.length === 0) return alerts;
+  const visible = incidents ? await incidents.visibleIds(organizationId, principal, ids) : new Set<string>();
+  return alerts.map((a) => ({ ...a, attributes: { ...a.attributes, incident_ids: ((a.attributes.incident_ids as string[] | null) ?? []).filter((id) => visible.has(id)) } }));
+}
 
 /**
  * `include` on alerts (spec, Jun 15 2026: `incidents`, `notified_users`, `responders` and `groups`
@@ -26,6 +39,7 @@ export async function withAlertIncludes(
   include: readonly string[],
   incidents: AlertIncidents | undefined,
 ): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
+  alerts = await asSeenBy(principal.organizationId, principal, alerts, incidents);
   if (include.length === 0) return { data: alerts };
   const related = new Map<string, Map<string, ResourceObject>>();
   if (include.includes('incidents')) {

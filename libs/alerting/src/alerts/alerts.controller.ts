@@ -16,7 +16,7 @@ import {
 import { ResourceReader } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { ChangeAlertCommand, CreateAlertCommand, type AlertAccess, type AlertChange, type AlertCreated } from './alert-commands';
-import { ALERT_INCIDENTS, withAlertIncludes, type AlertIncidents } from './alert-includes';
+import { ALERT_INCIDENTS, asSeenBy, withAlertIncludes, type AlertIncidents } from './alert-includes';
 import { alertListSchema, alertSchema, type ALERT_LIST_FILTERS } from './alert.schema';
 import { ALERT_OPERATIONS, type AlertOperation } from './alert.state';
 
@@ -92,7 +92,7 @@ export class AlertsController {
     if (principal.apiKeyId) await this.creationLimit.consume({ apiKeyId: principal.apiKeyId });
     const created: AlertCreated = await this.commands.execute(new CreateAlertCommand(accessOf(principal), attributes));
     reply.status(created.deduplicated ? 200 : 201);
-    return { data: created.alert };
+    return { data: await this.seenBy(principal, created.alert) };
   }
 
   @Patch(':id')
@@ -103,7 +103,11 @@ export class AlertsController {
   }
 
   private async change(principal: Principal, id: string, change: AlertChange) {
-    return { data: (await this.commands.execute(new ChangeAlertCommand(accessOf(principal), id, change))) as ResourceObject };
+    return { data: await this.seenBy(principal, (await this.commands.execute(new ChangeAlertCommand(accessOf(principal), id, change))) as ResourceObject) };
+  }
+
+  private async seenBy(principal: Principal, alert: ResourceObject): Promise<ResourceObject> {
+    return (await asSeenBy(principal.organizationId, principal, [alert], this.incidents))[0];
   }
 
   private operation(principal: Principal, id: string, operation: AlertOperation, body: unknown) {

@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { alertSchema } from '@taproot/alerting';
+import { alertSchema, asSeenBy } from '@taproot/alerting';
 import { can, CurrentPrincipal, forbidden, RequirePermission, type Principal } from '@taproot/identity';
 import { defineResource, JsonApiError, listDocument, parseListQuery, parseResourcePayload, readRecords, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { findIncident, IncidentRoutes, type IncidentAccess } from './incident-access';
 import { ChangeIncidentCommand } from './incident-commands';
+import { IncidentsOfAlerts } from './incidents-of-alerts';
 
 /** The body of `POST /v1/incidents/{id}/alerts` (reference `attach_alert`). */
 export const attachAlertSchema = defineResource({
@@ -33,6 +34,9 @@ function mayReadAlerts(access: IncidentAccess): IncidentAccess {
  */
 @Controller('v1/incidents/:incident_id/alerts')
 export class IncidentAlertsController extends IncidentRoutes {
+  /** What a caller may see of the other incidents an alert is attached to (private ones only for who may read them). */
+  private readonly incidents = new IncidentsOfAlerts(this.dataSource);
+
   @Get()
   @RequirePermission('incidents', 'read')
   async list(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Query() query: FlatQuery) {
@@ -48,7 +52,7 @@ export class IncidentAlertsController extends IncidentRoutes {
     const attached = ((incident.alert_ids as string[] | null) ?? []).includes(alertId.toLowerCase());
     const alert = attached ? (await readRecords(this.dataSource, alertSchema, access.organizationId, [alertId])).get(alertId.toLowerCase()) : undefined;
     if (!alert) throw JsonApiError.notFound('alerts', alertId);
-    return { data: alert };
+    return { data: (await asSeenBy(access.organizationId, access.principal, [alert], this.incidents))[0] };
   }
 
   /** 200 with the incident's alerts after the attachment (reference `attachAlert`). */
@@ -77,6 +81,7 @@ export class IncidentAlertsController extends IncidentRoutes {
     const incident = await findIncident(this.dataSource, 'incidents_read', access, incidentId);
     const scope = [{ attribute: 'incident_ids', operator: 'eq' as const, values: [String(incident.id)], parameter: 'incident_id' }];
     const q = parseListQuery(alertSchema, query, { cursorSecret: this.cursorSecret, scope });
-    return listDocument({ db: this.dataSource, schema: alertSchema, q, query, organizationId: access.organizationId, cursorSecret: this.cursorSecret, basePath: `/v1/incidents/${String(incident.id)}/alerts` });
+    const document = await listDocument({ db: this.dataSource, schema: alertSchema, q, query, organizationId: access.organizationId, cursorSecret: this.cursorSecret, basePath: `/v1/incidents/${String(incident.id)}/alerts` });
+    return { ...document, data: await asSeenBy(access.organizationId, access.principal, document.data, this.incidents) };
   }
 }

@@ -14,6 +14,16 @@ export class IncidentsOfAlerts implements AlertIncidents {
     this.resolver = new PermissionResolver(dataSource);
   }
 
+  async visibleIds(organizationId: string, principal: Principal | null, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const seesAll = principal !== null && seesPrivate(incidentAccess(principal, await this.resolver.resolve(principal)));
+    const rows = (await this.dataSource.query(
+      `SELECT id::text AS id FROM incidents_read WHERE organization_id = $1 AND id = ANY($2::uuid[])${seesAll ? '' : ' AND private IS NOT TRUE'}`,
+      [organizationId, [...ids]],
+    )) as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
   async visible(principal: Principal, ids: readonly string[]): Promise<ResourceObject[]> {
     if (ids.length === 0) return [];
     const access = incidentAccess(principal, await this.resolver.resolve(principal));
