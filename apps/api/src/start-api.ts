@@ -10,14 +10,15 @@ import { ApiModule } from './api.module';
  * the email route raw messages) and every response is of that media type (receipts: plain JSON).
  */
 function enforceMediaType(fastify: FastifyInstance): void {
+  // Fastify's own JSON parsing (secure-json-parse): `__proto__` / `constructor.prototype` keys are refused.
+  const secureJson = fastify.getDefaultJsonParser('error', 'error');
   // The exact bytes received stay on the request (`rawBody`): inbound alert signatures are HMACs of them.
   const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     (req as FastifyRequest & { rawBody?: string }).rawBody = body as string;
-    try {
-      done(null, body === '' ? undefined : JSON.parse(body as string));
-    } catch {
-      done(Object.assign(new Error('malformed JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined);
-    }
+    if (body === '') return done(null, undefined);
+    secureJson(req, body as string, (err, parsed) =>
+      err ? done(Object.assign(new Error('malformed JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined) : done(null, parsed),
+    );
   };
   fastify.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string', bodyLimit: 1_048_576 }, parseJson);
   // Plain JSON is accepted on the inbound alert route only (the onRequest rule below refuses it elsewhere).

@@ -55,6 +55,15 @@ describe('JSON:API wire rules', () => {
     assert.match(res.body.errors[0].detail, /not valid JSON/);
   });
 
+  test('a body with a __proto__ key is refused as malformed (no prototype pollution through JSON)', async () => {
+    for (const rawBody of ['{"data": {"type": "severities", "attributes": {"name": "x"}}, "__proto__": {"polluted": true}}', '{"constructor": {"prototype": {"polluted": true}}}']) {
+      const res = await api.request('POST', '/v1/severities', { token: org.token, rawBody });
+      assert.equal(res.status, 400, rawBody);
+      assert.match(res.body.errors[0].detail, /not valid JSON/);
+    }
+    assert.equal(({} as { polluted?: boolean }).polluted, undefined);
+  });
+
   test('every /v1 response is application/vnd.api+json', async () => {
     const res = await api.request('GET', '/v1/severities', { token: org.token });
     assert.equal(res.status, 200);
