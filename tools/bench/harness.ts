@@ -207,13 +207,7 @@ async function distinctLoad(spec: OpenLoadSpec, mode: (seconds: number) => OpenL
     statuses: r.statuses,
     okPerSec: round(ok / seconds, 1),
     maxLagMs: round(open ? r.maxLagMs : 0, 1),
-    latencyMs: {
-      p50: round(percentile(latencies, 50), 1),
-      p90: round(percentile(latencies, 90), 1),
-      p99: round(percentile(latencies, 99), 1),
-      mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 1),
-      max: round(latencies[latencies.length - 1] ?? 0, 1),
-    },
+    latencyMs: latencySummary(latencies, 1),
   };
   progress(
     `${spec.label}: ${result.okPerSec} ok/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms` +
@@ -252,6 +246,17 @@ export function round(n: number, digits: number): number {
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** p50/p90/p99/mean/max of latencies sorted ascending, rounded to `digits`. */
+function latencySummary(sorted: number[], digits: number): { p50: number; p90: number; p99: number; mean: number; max: number } {
+  return {
+    p50: round(percentile(sorted, 50), digits),
+    p90: round(percentile(sorted, 90), digits),
+    p99: round(percentile(sorted, 99), digits),
+    mean: round(sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length), digits),
+    max: round(sorted[sorted.length - 1] ?? 0, digits),
+  };
 }
 
 export function qs(params: Record<string, string | number>): string {
@@ -304,13 +309,7 @@ export async function closedLoop(seconds: number, op: (n: number, worker: number
     seconds: round(elapsed, 2),
     ops: latencies.length,
     opsPerSec: round(latencies.length / elapsed, 1),
-    latencyMs: {
-      p50: round(percentile(latencies, 50), 2),
-      p90: round(percentile(latencies, 90), 2),
-      p99: round(percentile(latencies, 99), 2),
-      mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 2),
-      max: round(latencies[latencies.length - 1] ?? 0, 2),
-    },
+    latencyMs: latencySummary(latencies, 2),
   };
 }
 

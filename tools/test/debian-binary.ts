@@ -19,7 +19,15 @@ export interface DebianBinary {
   versionArgs: string[];
 }
 
-export type Log = (line: string) => void;
+type Log = (line: string) => void;
+
+/** A binary one test file needs: run.ts installs it only when that file is selected. */
+export interface TestBinary extends DebianBinary {
+  /** The test file (its name's ending) that needs the binary. */
+  test: string;
+  /** The prefix of its log lines. */
+  label: string;
+}
 
 const APT_TIMEOUT_MS = 10 * 60_000;
 
@@ -68,7 +76,7 @@ function apt(args: string[], log: Log): boolean {
 }
 
 /** The binary's path, installing the package first when it is missing and we may. */
-export function ensureDebianBinary(tool: DebianBinary, log: Log): string | null {
+function ensureDebianBinary(tool: DebianBinary, log: Log): string | null {
   const override = process.env[tool.envVar];
   if (override && !isExecutable(override)) {
     log(`${tool.envVar}=${override} is not an executable file`);
@@ -95,4 +103,17 @@ export function ensureDebianBinary(tool: DebianBinary, log: Log): string | null 
   }
   log(`using ${bin} (${version(bin, tool.versionArgs)})`);
   return bin;
+}
+
+/**
+ * For each tool whose test is among `files`: its path in `env[envVar]`, or that variable unset
+ * when it is missing, so the test fails saying why (never a silent skip).
+ */
+export function ensureTestBinaries(tools: readonly TestBinary[], files: readonly string[], env: NodeJS.ProcessEnv): void {
+  for (const tool of tools) {
+    if (!files.some((f) => f.endsWith(tool.test))) continue;
+    const bin = ensureDebianBinary(tool, (line) => process.stderr.write(`[${tool.label}] ${line}\n`));
+    if (bin) env[tool.envVar] = bin;
+    else delete env[tool.envVar];
+  }
 }

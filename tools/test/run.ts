@@ -14,8 +14,9 @@ import { join, resolve } from 'node:path';
 import { ALL_MIGRATIONS } from '@taproot/api';
 import { createDataSource, freePort, runMigrations, startEmbeddedPostgres } from '@taproot/persistence';
 import { startKafkaBroker, type KafkaBroker } from '../kafka/broker';
-import { ALERTMANAGER_TEST, ensureAlertmanager } from './alertmanager';
-import { CHROMIUM_TEST, ensureChromium } from './chromium';
+import { ALERTMANAGER } from './alertmanager';
+import { CHROMIUM } from './chromium';
+import { ensureTestBinaries } from './debian-binary';
 
 const root = resolve(__dirname, '..', '..');
 const args = process.argv.slice(2);
@@ -81,17 +82,7 @@ async function main(): Promise<number> {
     } else if (env.KAFKA_BROKERS) {
       env.TEST_KAFKA_BROKERS = env.KAFKA_BROKERS;
     }
-    if (files.some((f) => f.endsWith(ALERTMANAGER_TEST))) {
-      // Unset, the test fails saying the binary is missing (never a silent skip).
-      const bin = ensureAlertmanager();
-      if (bin) env.ALERTMANAGER_BIN = bin;
-    }
-    if (files.some((f) => f.endsWith(CHROMIUM_TEST))) {
-      // Unset when missing, so the test fails saying why (never a silent skip).
-      const bin = ensureChromium();
-      if (bin) env.CHROMIUM_BIN = bin;
-      else delete env.CHROMIUM_BIN;
-    }
+    ensureTestBinaries([ALERTMANAGER, CHROMIUM], files, env);
     // The apps under test must not pick up the caller's deployment settings.
     delete env.DATABASE_URL;
     delete env.KAFKA_BROKERS;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
+import { unique as named } from '../test/support/json-api';
 import {
   REFERENCE_OPENAPI_PATH,
   referenceValidator,
@@ -589,7 +590,6 @@ async function made(api: TestApi, org: TestOrganization, path: string, type: str
   return res.body.data.id;
 }
 
-const named = (what: string) => `${what} ${randomUUID().slice(0, 8)}`;
 const newIncident = (api: TestApi, org: TestOrganization) => made(api, org, '/v1/incidents', 'incidents');
 /** The records under an incident: a reference-valid new_incident names records the organization does not have. */
 const underIncident = (segment: string) => ({ singular: 'incident', path: '/v1/incidents', collection: `/v1/incidents/{incident_id}/${segment}`, attribute: 'incident_id', make: newIncident });

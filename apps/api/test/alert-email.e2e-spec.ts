@@ -4,16 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signBody } from '@taproot/alerting';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { newAlertSource, postInbound, settledAlerts, type InboundSource } from './support/alert-sources';
 
 const FIXTURES = join(__dirname, '../../../libs/alerting/src/ingestion/fixtures');
 const eml = (name: string) => readFileSync(join(FIXTURES, name), 'latin1');
 const FIRST_ID = '20250314103107.4Z7Qm93kLdz2xP@monitor01.example.com';
-
-interface Source {
-  id: string;
-  secret: string;
-  emails: string;
-}
 
 describe('email ingestion: POST /v1/alert_sources/{id}/emails', () => {
   let api: TestApi;
@@ -24,19 +19,10 @@ describe('email ingestion: POST /v1/alert_sources/{id}/emails', () => {
   });
   after(() => api?.close());
 
-  const newSource = async (attributes: Record<string, unknown>): Promise<Source> => {
-    const res = await api.request('POST', '/v1/alert_sources', { token: org.token, body: { data: { type: 'alert_sources', attributes: { name: `Mail ${Math.random()}`, ...attributes } } } });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return { id: res.body.data.id, secret: res.body.data.attributes.secret, emails: `/v1/alert_sources/${res.body.data.id}/emails` };
-  };
+  const newSource = (attributes: Record<string, unknown>) => newAlertSource(api, org.token, attributes);
   const emailSource = (sourceable: Record<string, unknown> = {}) => newSource({ source_type: 'email', sourceable_attributes: sourceable });
-  const send = (source: Source, raw: string, contentType = 'message/rfc822', headers: Record<string, string> = {}) =>
-    api.request('POST', `${source.emails}?secret=${source.secret}`, { rawBody: raw, headers: { 'content-type': contentType, ...headers } });
-  // Inbound answers do not wait for the read models (202): reads wait until they hold what was sent.
-  const alertsOf = async (query: string) => {
-    await api.settled();
-    return (await api.request('GET', `/v1/alerts?${query}`, { token: org.token })).body.data as { id: string; attributes: Record<string, unknown> }[];
-  };
+  const send = (source: InboundSource, raw: string, contentType = 'message/rfc822') => postInbound(api, `${source.emails}?secret=${source.secret}`, raw, { 'content-type': contentType });
+  const alertsOf = (query: string) => settledAlerts(api, org.token, query);
 
   test('a raw RFC 822 message (recorded Nagios mail) opens one alert of the source; its receipt is in meta', async () => {
     const source = await emailSource();

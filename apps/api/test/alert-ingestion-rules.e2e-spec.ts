@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signBody } from '@taproot/alerting';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { newAlertSource, postInbound, signedBy, type InboundSource } from './support/alert-sources';
 
 const FIXTURES = join(__dirname, '../../../libs/alerting/src/ingestion/fixtures');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -34,15 +34,10 @@ describe('alert source rules applied at ingestion', () => {
     return res.body.data.id as string;
   };
   const create = (attributes: Record<string, unknown>) => api.request('POST', '/v1/alert_sources', { token: org.token, body: { data: { type: 'alert_sources', attributes: { name: `Rules ${Math.random()}`, ...attributes } } } });
-  const newSource = async (attributes: Record<string, unknown>) => {
-    const res = await create(attributes);
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return { id: res.body.data.id as string, secret: res.body.data.attributes.secret as string };
-  };
-  const post = (source: { id: string; secret: string }, payload: unknown) => {
+  const newSource = (attributes: Record<string, unknown>) => newAlertSource(api, org.token, attributes);
+  const post = (source: InboundSource, payload: unknown) => {
     const raw = typeof payload === 'string' ? payload : JSON.stringify(payload);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-taproot-signature': signBody(raw, source.secret) };
-    return api.request('POST', `/v1/alert_sources/${source.id}/alerts`, { rawBody: raw, headers });
+    return postInbound(api, source.path, raw, signedBy(source.secret, raw));
   };
 
   test('urgency rules: the first that holds sets the urgency, else the source default', async () => {
@@ -69,7 +64,7 @@ describe('alert source rules applied at ingestion', () => {
   test('urgency rules work on Alertmanager entries', async () => {
     const [warning, fallback] = [await urgency(), await urgency()];
     const source = await newSource({ source_type: 'alertmanager', alert_urgency_id: fallback, alert_source_urgency_rules_attributes: [{ json_path: '$.labels.severity', operator: 'is', value: 'warning', alert_urgency_id: warning }] });
-    const res = await api.request('POST', `/v1/alert_sources/${source.id}/alerts?secret=${source.secret}`, { rawBody: fixture('alertmanager-firing.json'), headers: { 'content-type': 'application/json' } });
+    const res = await postInbound(api, `${source.path}?secret=${source.secret}`, fixture('alertmanager-firing.json'));
     assert.equal(res.status, 202, JSON.stringify(res.body));
     assert.deepEqual(res.body.data.map((a: { attributes: { alert_urgency_id: string } }) => a.attributes.alert_urgency_id), [warning, warning]);
   });

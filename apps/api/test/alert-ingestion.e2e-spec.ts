@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signBody } from '@taproot/alerting';
 import { startTestApi, withinOneMinute, type TestApi, type TestOrganization } from '../src/testing';
+import { newAlertSource, postInbound, settledAlerts, type InboundSource } from './support/alert-sources';
 
 const FIXTURES = join(__dirname, '../../../libs/alerting/src/ingestion/fixtures');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -24,12 +25,6 @@ const GRAFANA = {
   deduplication_key_regexp: 'alertname="([^"]+)"',
 };
 
-interface Source {
-  id: string;
-  secret: string;
-  path: string;
-}
-
 describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
   let api: TestApi;
   let org: TestOrganization;
@@ -39,20 +34,9 @@ describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
   });
   after(() => api?.close());
 
-  const newSource = async (attributes: Record<string, unknown>): Promise<Source> => {
-    const res = await api.request('POST', '/v1/alert_sources', { token: org.token, body: { data: { type: 'alert_sources', attributes: { name: `S ${Math.random()}`, ...attributes } } } });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    const { id, attributes: a } = res.body.data;
-    return { id, secret: a.secret, path: new URL(a.webhook_endpoint).pathname };
-  };
-  /** Posts `raw` as application/json, as a monitoring tool does; no bearer token. */
-  const post = (path: string, raw: string, headers: Record<string, string> = {}) =>
-    api.request('POST', path, { rawBody: raw, headers: { 'content-type': 'application/json', ...headers } });
-  // Inbound answers do not wait for the read models (202): reads wait until they hold what was sent.
-  const alertsOf = async (query: string) => {
-    await api.settled();
-    return (await api.request('GET', `/v1/alerts?${query}`, { token: org.token })).body.data as { id: string; attributes: Record<string, unknown> }[];
-  };
+  const newSource = (attributes: Record<string, unknown>) => newAlertSource(api, org.token, attributes);
+  const post = (path: string, raw: string, headers: Record<string, string> = {}) => postInbound(api, path, raw, headers);
+  const alertsOf = (query: string) => settledAlerts(api, org.token, query);
 
   test('a signed generic webhook (recorded Grafana payload) creates the mapped alert; a repeat deduplicates; resolved resolves it', async () => {
     const source = await newSource({ source_type: 'generic_webhook', ...GRAFANA });
@@ -85,7 +69,7 @@ describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
     const groupKey = `{}:{alertname="${key}"}`;
     const firing = JSON.stringify({ ...JSON.parse(fixture('grafana-webhook.json')), groupKey, status: 'firing' });
     const resolving = JSON.stringify({ ...JSON.parse(firing), status: 'resolved' });
-    const send = (source: Source, raw: string) => post(source.path, raw, { 'x-taproot-signature': signBody(raw, source.secret) });
+    const send = (source: InboundSource, raw: string) => post(source.path, raw, { 'x-taproot-signature': signBody(raw, source.secret) });
 
     const a = await send(first, firing);
     const b = await send(second, firing);

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signBody } from '@taproot/alerting';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { newAlertSource, postInbound, signedBy, type InboundSource } from './support/alert-sources';
 
 const FIXTURES = join(__dirname, '../../../libs/alerting/src/ingestion/fixtures');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -20,14 +20,10 @@ describe('receipts: GET /v1/alerts/receipts/{id}', () => {
   });
   after(() => api?.close());
 
-  const newSource = async (attributes: Record<string, unknown>) => {
-    const res = await api.request('POST', '/v1/alert_sources', { token: org.token, body: { data: { type: 'alert_sources', attributes: { name: `R ${Math.random()}`, ...attributes } } } });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return { id: res.body.data.id as string, secret: res.body.data.attributes.secret as string };
-  };
+  const newSource = (attributes: Record<string, unknown>) => newAlertSource(api, org.token, attributes);
   const receipt = (id: string, token = org.token) => api.request('GET', `/v1/alerts/receipts/${id}`, { token });
-  const alertmanager = async (source: { id: string; secret: string }, name: string) => {
-    const res = await api.request('POST', `/v1/alert_sources/${source.id}/alerts?secret=${source.secret}`, { rawBody: fixture(name), headers: { 'content-type': 'application/json' } });
+  const alertmanager = async (source: InboundSource, name: string) => {
+    const res = await postInbound(api, `${source.path}?secret=${source.secret}`, fixture(name));
     assert.equal(res.status, 202, JSON.stringify(res.body));
     return res.body;
   };
@@ -60,7 +56,7 @@ describe('receipts: GET /v1/alerts/receipts/{id}', () => {
   test("another organization's receipt, a missing one and a malformed id answer 404 alike; a token is required", async () => {
     const source = await newSource({ source_type: 'generic_webhook' });
     const raw = JSON.stringify({ title: 'receipt tenancy' });
-    const posted = await api.request('POST', `/v1/alert_sources/${source.id}/alerts`, { rawBody: raw, headers: { 'content-type': 'application/json', 'x-taproot-signature': signBody(raw, source.secret) } });
+    const posted = await postInbound(api, source.path, raw, signedBy(source.secret, raw));
     assert.equal(posted.status, 202, JSON.stringify(posted.body));
     const [{ id }] = posted.body.meta.receipts;
     assert.equal((await receipt(id)).status, 200);
@@ -75,14 +71,14 @@ describe('receipts: GET /v1/alerts/receipts/{id}', () => {
   test('the webhook answer keeps its data and adds meta.receipts; a refused payload (422) stores no receipt', async () => {
     const source = await newSource({ source_type: 'generic_webhook' });
     const raw = JSON.stringify([{ title: 'receipt one' }, { title: 'receipt two' }]);
-    const res = await api.request('POST', `/v1/alert_sources/${source.id}/alerts`, { rawBody: raw, headers: { 'content-type': 'application/json', 'x-taproot-signature': signBody(raw, source.secret) } });
+    const res = await postInbound(api, source.path, raw, signedBy(source.secret, raw));
     assert.equal(res.status, 202);
     assert.deepEqual(res.body.data.map((a: { attributes: { summary: string } }) => a.attributes.summary), ['receipt one', 'receipt two']);
     assert.deepEqual(res.body.meta.receipts.map((r: { resource_id: string }) => r.resource_id), res.body.data.map((a: { id: string }) => a.id));
     const count = async () => Number((await api.runtime.dataSource.query('SELECT count(*) FROM alert_receipts WHERE alert_source_id = $1', [source.id]))[0].count);
     assert.equal(await count(), 2);
     const bad = JSON.stringify([{ title: 'fine' }, 'not an object']);
-    const refused = await api.request('POST', `/v1/alert_sources/${source.id}/alerts`, { rawBody: bad, headers: { 'content-type': 'application/json', 'x-taproot-signature': signBody(bad, source.secret) } });
+    const refused = await postInbound(api, source.path, bad, signedBy(source.secret, bad));
     assert.equal(refused.status, 422);
     assert.equal(await count(), 2);
   });

@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { signBody } from '@taproot/alerting';
 import type { DomainEvent } from '@taproot/messaging';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { newAlertSource, postInbound, signedBy } from './support/alert-sources';
 
 type Attributes = Record<string, unknown>;
 const doc = (attributes: Attributes, type = 'alerts') => ({ data: { type, attributes } });
@@ -141,29 +141,19 @@ describe('alert notification targets and related ids', () => {
   });
 
   test('an alert through an alert source with an unknown target is created without it (open), the event says what was left out', async () => {
-    const created = await send(
-      'POST',
-      '/v1/alert_sources',
-      doc(
-        {
-          name: `Hook ${randomUUID()}`,
-          source_type: 'generic_webhook',
-          sourceable_attributes: {
-            field_mappings_attributes: [
-              { field: 'alert_title', json_path: '$.title' },
-              { field: 'notification_target_type', json_path: '$.target_type' },
-              { field: 'notification_target_id', json_path: '$.target_id' },
-            ],
-          },
-        },
-        'alert_sources',
-      ),
-    );
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const { secret, webhook_endpoint: endpoint } = created.body.data.attributes;
+    const source = await newAlertSource(api, org.token, {
+      source_type: 'generic_webhook',
+      sourceable_attributes: {
+        field_mappings_attributes: [
+          { field: 'alert_title', json_path: '$.title' },
+          { field: 'notification_target_type', json_path: '$.target_type' },
+          { field: 'notification_target_id', json_path: '$.target_id' },
+        ],
+      },
+    });
     const post = (payload: Attributes) => {
       const raw = JSON.stringify(payload);
-      return api.request('POST', new URL(endpoint).pathname, { rawBody: raw, headers: { 'content-type': 'application/json', 'x-taproot-signature': signBody(raw, secret) } });
+      return postInbound(api, source.path, raw, signedBy(source.secret, raw));
     };
     const dropped = await post({ title: 'disk', target_type: 'User', target_id: theirs.user });
     assert.equal(dropped.status, 202, JSON.stringify(dropped.body));

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
+import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { ids as idsOf } from './support/json-api';
 
 type Attributes = Record<string, unknown>;
 
@@ -34,7 +35,6 @@ const RESOURCES: AlertingResource[] = [
 ];
 
 const doc = (type: string, attributes: Attributes) => ({ data: { type, attributes } });
-const idsOf = (res: TestResponse): string[] => res.body.data.map((d: { id: string }) => d.id);
 /** Urgencies need a description (reference `new_alert_urgency`); fields take a name only. */
 const base = (type: string, name: string): Attributes => (type === 'alert_urgencies' ? { name, description: `${name} urgency` } : { name });
 

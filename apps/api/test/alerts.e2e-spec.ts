@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '@taproot/messaging';
 import { startTestApi, withinOneMinute, type TestApi, type TestOrganization } from '../src/testing';
+import { outboxTypes } from './support/json-api';
 
 type Attributes = Record<string, unknown>;
 const doc = (attributes: Attributes, type = 'alerts') => ({ data: { type, attributes } });
@@ -29,8 +29,6 @@ describe('alerts over HTTP', () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.data as { id: string; attributes: Attributes };
   };
-  const eventTypes = async (id: string): Promise<string[]> =>
-    (await api.runtime.dataSource.query('SELECT event FROM outbox WHERE aggregate_id = $1 ORDER BY seq', [id])).map((r: { event: DomainEvent }) => r.event.type);
 
   test('create defaults source to api and status to open without a target, triggered with one; get reads it back', async () => {
     const open = await create({ summary: 'Disk full', labels: [{ key: 'host', value: 'db1' }], data: { disk: 97 } });
@@ -51,7 +49,7 @@ describe('alerts over HTTP', () => {
     const got = await send('GET', `/v1/alerts/${open.id}`);
     assert.equal(got.status, 200);
     assert.equal(got.body.data.attributes.summary, 'Disk full');
-    assert.deepEqual(await eventTypes(open.id), ['alert.created']);
+    assert.deepEqual(await outboxTypes(api, open.id), ['alert.created']);
     const events = await send('GET', `/v1/alerts/${open.id}/events`);
     assert.equal(events.status, 200);
     assert.deepEqual(events.body.data.map((e: { attributes: Attributes }) => e.attributes.action), ['created']);
@@ -134,7 +132,7 @@ describe('alerts over HTTP', () => {
     assert.equal(resolved.status, 200);
     assert.equal(resolved.body.data.attributes.status, 'resolved');
     assert.ok(resolved.body.data.attributes.ended_at);
-    assert.deepEqual(await eventTypes(alert.id), ['alert.created', 'alert.updated', 'alert.updated', 'alert.resolved', 'alert.paging_cancelled']);
+    assert.deepEqual(await outboxTypes(api, alert.id), ['alert.created', 'alert.updated', 'alert.updated', 'alert.resolved', 'alert.paging_cancelled']);
     const deferred = await send('PATCH', `/v1/alerts/${alert.id}`, doc({ status: 'deferred' }));
     assert.equal(deferred.status, 422);
     assert.match(deferred.body.errors[0].detail, /^An alert that is resolved cannot be deferred; snooze it/);

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DomainEvent } from '@taproot/messaging';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { publicOnlyKey } from './support/json-api';
+import { newAlertSource, postInbound } from './support/alert-sources';
+import { outboxTypes, publicOnlyKey } from './support/json-api';
 
 type Attributes = Record<string, unknown>;
 
@@ -39,8 +39,6 @@ describe('alerts on incidents', () => {
     const [{ id: onCallRoleId }] = await api.runtime.dataSource.query("SELECT id FROM on_call_roles WHERE organization_id = $1 AND system_role = 'user'", [org.organizationId]);
     return api.issueApiKey(org.organizationId, { roleId, onCallRoleId });
   };
-  const outboxTypes = async (aggregateId: string) =>
-    (await api.runtime.dataSource.query('SELECT event FROM outbox WHERE aggregate_id = $1 ORDER BY seq', [aggregateId])).map((r: { event: DomainEvent }) => r.event.type);
 
   test('attach: the incident lists the alerts, both sides record it with their events, and the alert knows its incident', async () => {
     const [a, b] = [await newAlert('CPU high'), await newAlert('Disk full')];
@@ -66,8 +64,8 @@ describe('alerts on incidents', () => {
     const [action, details] = (await alertTrail(a)).at(-1);
     assert.equal(action, 'attached');
     assert.match(details, /^Attached to incident #\d+ \(Checkout down\)$/);
-    assert.ok((await outboxTypes(incidentId)).includes('incident.alerts_attached'));
-    assert.deepEqual((await outboxTypes(a)).slice(-1), ['alert.updated']);
+    assert.ok((await outboxTypes(api, incidentId)).includes('incident.alerts_attached'));
+    assert.deepEqual((await outboxTypes(api, a)).slice(-1), ['alert.updated']);
 
     // Attaching again changes nothing: no second line on either side.
     assert.equal((await attach(incidentId, [a])).status, 200);
@@ -86,7 +84,7 @@ describe('alerts on incidents', () => {
     assert.deepEqual((await send('GET', `/v1/alerts/${a}`)).body.data.attributes.incident_ids, []);
     assert.deepEqual(await incidentTrail(incidentId), ['Alerts attached: "Latency", "Errors"', 'Alerts detached: "Latency"']);
     assert.equal((await alertTrail(a)).at(-1)[0], 'removed');
-    assert.ok((await outboxTypes(incidentId)).includes('incident.alerts_detached'));
+    assert.ok((await outboxTypes(api, incidentId)).includes('incident.alerts_detached'));
 
     assert.equal((await send('GET', `/v1/incidents/${incidentId}/alerts/${a}`)).status, 404);
     const again = await send('DELETE', `/v1/incidents/${incidentId}/alerts/${a}`);
@@ -147,13 +145,10 @@ describe('alerts on incidents', () => {
   });
 
   test('a monitoring sender sees the public incidents its alert is attached to, never a private one', async () => {
-    const source = await send('POST', '/v1/alert_sources', { data: { type: 'alert_sources', attributes: { name: `AM ${Math.random()}`, source_type: 'alertmanager' } } });
-    const inbound = `/v1/alert_sources/${source.body.data.id}/alerts?secret=${source.body.data.attributes.secret}`;
+    const source = await newAlertSource(api, org.token, { source_type: 'alertmanager' });
+    const inbound = `${source.path}?secret=${source.secret}`;
     const fire = () =>
-      api.request('POST', inbound, {
-        headers: { 'content-type': 'application/json' },
-        rawBody: JSON.stringify({ version: '4', status: 'firing', alerts: [{ status: 'firing', labels: { alertname: 'Sender' }, annotations: { summary: 'seen by the sender' }, fingerprint: `fp-${Math.random()}` }] }),
-      });
+      postInbound(api, inbound, JSON.stringify({ version: '4', status: 'firing', alerts: [{ status: 'firing', labels: { alertname: 'Sender' }, annotations: { summary: 'seen by the sender' }, fingerprint: `fp-${Math.random()}` }] }));
     const first = await fire();
     assert.equal(first.status, 202, JSON.stringify(first.body));
     const alertId = first.body.data[0].id;

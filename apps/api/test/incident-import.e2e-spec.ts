@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@taproot/messaging';
 import { eventually, startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
+import { pointers, unique } from './support/json-api';
 import { OpenApiValidator, type OpenApiDocumentLike } from './support/openapi-ajv';
 
 type Attributes = Record<string, unknown>;
 
-const unique = (name: string) => `${name} ${randomUUID().slice(0, 8)}`;
 /** A resolved historical incident: the times an import needs. */
 const past = (attributes: Attributes = {}): Attributes => ({
   title: unique('Past outage'),
@@ -16,7 +16,6 @@ const past = (attributes: Attributes = {}): Attributes => ({
   resolved_at: '2023-03-01T11:00:00.000Z',
   ...attributes,
 });
-const pointers = (res: TestResponse): string[] => res.body.errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);
 
 describe('POST /v1/incidents/import', () => {
   let api: TestApi;

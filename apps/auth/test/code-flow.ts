@@ -4,11 +4,9 @@
  * interaction pages walked over HTTP (PAGES' form contract).
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { setPassword } from '@taproot/identity';
-import { startTestAuth, type TestAuth } from '../src/testing';
-import { authorizationRequest, interactionUid, PageWalker, registerPublicClient, startRedirectCatcher } from './interaction-flow';
-import { postForm, startTestApi, type Json, type TestApi } from './oauth-test-helpers';
+import type { TestAuth } from '../src/testing';
+import { authorizationRequest, interactionUid, newPerson, PageWalker, registerPublicClient, startAuthAndApi, startRedirectCatcher } from './interaction-flow';
+import { postForm, type Json, type TestApi } from './oauth-test-helpers';
 
 export interface FlowEnv {
   auth: TestAuth;
@@ -19,23 +17,18 @@ export interface FlowEnv {
 }
 
 export async function startFlowEnv(env: Record<string, string> = {}): Promise<FlowEnv> {
-  const auth = await startTestAuth({ env });
-  const api = await startTestApi({ databaseUrl: auth.databaseUrl, env: auth.apiEnv });
+  const both = await startAuthAndApi(env);
   const catcher = await startRedirectCatcher();
-  const { organizationId } = await api.newOrganization();
-  const email = `person-${randomUUID().slice(0, 8)}@example.test`;
-  const password = `pw-${randomUUID()}`;
-  const userId = await api.addUser(organizationId, { email, roleKind: 'admin' });
-  await setPassword(api.runtime.dataSource, email, password, api.runtime.clock);
+  const { email, password, users } = await newPerson(both);
+  const [[organizationId, userId]] = users;
   return {
-    auth,
-    api,
+    auth: both.auth,
+    api: both.api,
     redirectUri: catcher.uri,
     person: { email, password, organizationId, userId },
     close: async () => {
       await catcher.close();
-      await api.close();
-      await auth.close();
+      await both.close();
     },
   };
 }

@@ -18,9 +18,9 @@ export interface AuthAndApi {
   close(): Promise<void>;
 }
 
-/** The auth app and an API of the same database that verifies its access tokens. */
-export async function startAuthAndApi(): Promise<AuthAndApi> {
-  const auth = await startTestAuth();
+/** The auth app (`env` overriding its configuration) and an API of the same database that verifies its access tokens. */
+export async function startAuthAndApi(env: Record<string, string> = {}): Promise<AuthAndApi> {
+  const auth = await startTestAuth({ env });
   const api = await startTestApi({ databaseUrl: auth.databaseUrl, env: auth.apiEnv });
   return {
     authUrl: auth.url,

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CLOCK, type Clock } from '@taproot/config';
-import { accountsForEmail, RateLimiter, rateLimitHeaders, verifyPassword } from '@taproot/identity';
+import { accountsForEmail, RateLimiter, rateLimitHeaders, verifyPassword, type AccountChoice } from '@taproot/identity';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { InteractionDetails } from 'oidc-provider';
@@ -61,7 +61,7 @@ export class InteractionsController implements OnModuleInit {
     const clientName = await this.clientName(details);
     if (details.prompt.name === 'login') {
       const email = (details.result as SignedIn | undefined)?.taproot_signed_in?.email;
-      return send(reply, email ? await this.organizations(uid, clientName, email) : signInPage({ uid, clientName }));
+      return send(reply, email ? this.organizations(uid, clientName, email, await accountsForEmail(this.dataSource, email)) : signInPage({ uid, clientName }));
     }
     if (details.prompt.name === 'consent') return send(reply, await this.consent(details, clientName));
     return send(reply, EXPIRED);
@@ -107,8 +107,9 @@ export class InteractionsController implements OnModuleInit {
     const email = (details.result as SignedIn | undefined)?.taproot_signed_in?.email;
     // Only a correct password puts the e-mail there; without it, back to the sign-in form.
     if (!email) return redirect(reply, `/interaction/${uid}`);
-    const chosen = (await accountsForEmail(this.dataSource, email)).find((a) => a.organizationId === req.body?.get('organization_id'));
-    if (!chosen) return send(reply, await this.organizations(uid, await this.clientName(details), email, 'Choose one of the listed organizations.'));
+    const choices = await accountsForEmail(this.dataSource, email);
+    const chosen = choices.find((a) => a.organizationId === req.body?.get('organization_id'));
+    if (!chosen) return send(reply, this.organizations(uid, await this.clientName(details), email, choices, 'Choose one of the listed organizations.'));
     if (!(await claimClientOrganization(this.dataSource, String(details.params.client_id), chosen.organizationId, this.clock))) {
       return send(reply, WRONG_ORGANIZATION);
     }
@@ -120,8 +121,9 @@ export class InteractionsController implements OnModuleInit {
     const details = await this.details(uid, req, reply);
     if (!details || details.prompt.name !== 'consent' || !details.session) return send(reply, EXPIRED);
     const { missingOIDCScope, missingResourceScopes, missingOIDCClaims } = promptDetails(details);
-    const approved = new Set((req.body?.getAll('scope') ?? []).filter((s) => requestedScopes(details).includes(s)));
-    if (requestedScopes(details).length > 0 && approved.size === 0) {
+    const requested = requestedScopes(details);
+    const approved = new Set((req.body?.getAll('scope') ?? []).filter((s) => requested.includes(s)));
+    if (requested.length > 0 && approved.size === 0) {
       return send(reply, await this.consent(details, await this.clientName(details), 'Choose at least one permission, or deny access.'));
     }
     const account = await this.account(details.session.accountId);
@@ -172,8 +174,7 @@ export class InteractionsController implements OnModuleInit {
     return client?.clientName ?? String(details.params.client_id);
   }
 
-  private async organizations(uid: string, clientName: string, email: string, error?: string): Promise<RenderedPage> {
-    const choices = await accountsForEmail(this.dataSource, email);
+  private organizations(uid: string, clientName: string, email: string, choices: AccountChoice[], error?: string): RenderedPage {
     if (choices.length === 0) return NO_ORGANIZATION;
     return organizationPage({ uid, clientName, email, choices, error, status: error ? 400 : 200 });
   }

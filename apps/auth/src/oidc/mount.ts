@@ -7,11 +7,6 @@ import type { DataSource } from 'typeorm';
 /** Spec, Dynamic client registration: 10 requests per hour per IP. */
 export const REGISTRATIONS_PER_HOUR = 10;
 
-/**
- * Hands the protocol paths (`/oauth/*`, `/.well-known/*`) to oidc-provider before Fastify parses
- * anything (the provider reads its own bodies); the rest (health, `/interaction/*`) stays Nest's.
- * RFC 8414 metadata is the OpenID discovery document (a superset of it).
- */
 /** Where oidc-provider refuses JWTs outright (it does not store them; Taproot does, under their jti). */
 const TOKEN_PARAM_PATHS = new Set(['/oauth/revoke', '/oauth/introspect']);
 const FORM_LIMIT = 64 * 1024;
@@ -25,6 +20,11 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(body);
 }
 
+/**
+ * Hands the protocol paths (`/oauth/*`, `/.well-known/*`) to oidc-provider before Fastify parses
+ * anything (the provider reads its own bodies); the rest (health, `/interaction/*`) stays Nest's.
+ * RFC 8414 metadata is the OpenID discovery document (a superset of it).
+ */
 export function mountProvider(
   fastify: FastifyInstance,
   provider: Provider,

@@ -5,7 +5,7 @@ import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { messagePage, PAGE_HEADERS } from '../interactions/pages';
-import { findAccount, loadAccount } from './accounts';
+import { findAccount, loadAccount, type AccountClaims } from './accounts';
 import { checkRegistration } from './registration';
 
 /** Access tokens and ID tokens live 1 hour (spec); codes 60 seconds. */
@@ -69,7 +69,7 @@ const ownToken = (_ctx: KoaContextWithOIDC, client: { clientId: string }, token:
 async function checkClientCredentials(dataSource: DataSource, ctx: KoaContextWithOIDC, clientId: string): Promise<void> {
   const requested = String(ctx.oidc.params.scope ?? '').split(' ').filter(Boolean);
   // ir.all and oc.all are ir.* and oc.* scopes: any meta or resource scope gives the token something to do.
-  if (!requested.some((s) => parseScope(s).kind === 'resource' || parseScope(s).kind === 'meta')) {
+  if (!requested.map((s) => parseScope(s).kind).some((kind) => kind === 'resource' || kind === 'meta')) {
     throw new errors.InvalidScope('client credentials need at least one resource scope (ir.*, oc.*, ai.*) or all', 'scope');
   }
   const [app]: { revoked_at: Date | null }[] = await dataSource.query('SELECT revoked_at FROM oauth_applications WHERE client_id = $1', [clientId]);
@@ -161,7 +161,10 @@ export function createOidcProvider(opts: OidcProviderOptions): Provider {
             payload.org_id = metadata.organization_id;
             payload.sub = String(metadata.service_user_id);
           } else {
-            payload.org_id = (await loadAccount(dataSource, String(token.accountId)))?.team_id;
+            // The token grants have just loaded the account (ctx.oidc.account): no second query for it.
+            const accountId = String(token.accountId);
+            const loaded = ctx.oidc.account?.accountId === accountId ? ctx.oidc.account : null;
+            payload.org_id = (loaded ? ((await loaded.claims()) as AccountClaims) : await loadAccount(dataSource, accountId))?.team_id;
             // The login session: the per-client sid when logout features set one, else the session's uid.
             payload.sid = token.sid ?? token.sessionUid;
           }

@@ -148,19 +148,22 @@ function checkMapping(attributes: Row): void {
 /**
  * Urgency and resolution rules are checked up front too (of the source after the change): a bad
  * JSON Path, operator or regexp, an `alert_field` condition, or an urgency rule naming no urgency
- * of the organization (checked for the rules a request sends) answers 422 naming the attribute.
+ * of the organization (checked for the rules a request sends) answers 422 naming the attribute;
+ * then the default `alert_urgency_id` the request sends. One lookup of the urgencies for both.
  */
-async function checkRules(ctx: WriteContext, source: Row, changes: Row): Promise<void> {
+async function checkRulesAndUrgency(ctx: WriteContext, source: Row, changes: Row): Promise<void> {
   const problems = invalid(validateIngestionRules(source as IngestionRulesConfig));
   const rules = (changes.alert_source_urgency_rules_attributes ?? []) as UrgencyRule[];
   const named = rules.map((rule) => rule.alert_urgency_id).filter((id): id is string => typeof id === 'string' && id !== '');
-  const known = named.length ? await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, named) : new Set<string>();
+  const urgency = changes.alert_urgency_id == null ? [] : [String(changes.alert_urgency_id)];
+  const known = await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, [...named, ...urgency]);
   rules.forEach(({ alert_urgency_id: id }, i) => {
     if (typeof id !== 'string' || id === '' || known.has(id)) return;
     const field = `alert_source_urgency_rules_attributes[${i}].alert_urgency_id`;
     problems.push({ attribute: pointerOf(field), detail: `${field}: ${id} is not an alert urgency of this organization`, code: 'UNKNOWN_ALERT_URGENCY' });
   });
   if (problems.length) throw JsonApiError.invalidAttributes(problems);
+  await checkUrgency(ctx, changes, known);
 }
 
 /** Lists the reference answers as arrays (never null): a null sent clears them to []. */
@@ -193,8 +196,7 @@ export const alertSourceDefinition: ResourceDefinition = {
     async beforeCreate(input, ctx) {
       const attributes = await withOwnersAndLists(ctx, input);
       checkMapping(attributes);
-      await checkRules(ctx, attributes, attributes);
-      await checkUrgency(ctx, attributes);
+      await checkRulesAndUrgency(ctx, attributes, attributes);
       await checkNotificationTarget(ctx, attributes.sourceable_attributes as Row | null | undefined, 'sourceable_attributes');
       const id = randomUUID();
       return { ...attributes, id, secret: randomBytes(32).toString('hex'), webhook_endpoint: `${alertSourceEndpoints.base}${inboundPath(id)}` };
@@ -202,8 +204,7 @@ export const alertSourceDefinition: ResourceDefinition = {
     async beforeUpdate(current, input, ctx) {
       const changes = await withOwnersAndLists(ctx, input);
       checkMapping({ ...current, ...changes });
-      await checkRules(ctx, { ...current, ...changes }, changes);
-      await checkUrgency(ctx, changes);
+      await checkRulesAndUrgency(ctx, { ...current, ...changes }, changes);
       await checkNotificationTarget(ctx, changes.sourceable_attributes as Row | null | undefined, 'sourceable_attributes');
       return changes;
     },

@@ -95,11 +95,14 @@ function announce(
 
 const refusal = (t: Extract<AlertTransition, { ok: false }>) => JsonApiError.of(t.status, 'Alert status change refused', t.detail, t.code.toUpperCase());
 
-/** `alert_urgency_id` must name an urgency of the organization (alerts and alert sources). */
-export async function checkUrgency(ctx: WriteContext, attributes: Row): Promise<void> {
+/**
+ * `alert_urgency_id` must name an urgency of the organization (alerts and alert sources); `known`:
+ * the organization's urgencies among those the caller already looked up (it includes this one).
+ */
+export async function checkUrgency(ctx: WriteContext, attributes: Row, known?: Set<string>): Promise<void> {
   const id = attributes.alert_urgency_id;
   if (id == null) return;
-  if (!(await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, [String(id)])).has(String(id))) {
+  if (!(known ?? (await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, [String(id)]))).has(String(id))) {
     throw JsonApiError.invalidAttributes([{ attribute: 'alert_urgency_id', detail: `alert_urgency_id: ${String(id)} is not an alert urgency of this organization`, code: 'UNKNOWN_ALERT_URGENCY' }]);
   }
 }

@@ -4,7 +4,7 @@ import { can, CurrentPrincipal, forbidden, RequirePermission, type Principal } f
 import { defineResource, JsonApiError, listDocument, parseListQuery, parseResourcePayload, readRecords, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { findIncident, IncidentRoutes, type IncidentAccess } from './incident-access';
 import { ChangeIncidentCommand } from './incident-commands';
-import { IncidentsOfAlerts } from './incidents-of-alerts';
+import { incidentsSeenWith } from './incidents-of-alerts';
 
 /** The body of `POST /v1/incidents/{id}/alerts` (reference `attach_alert`). */
 export const attachAlertSchema = defineResource({
@@ -34,9 +34,6 @@ function mayReadAlerts(access: IncidentAccess): IncidentAccess {
  */
 @Controller('v1/incidents/:incident_id/alerts')
 export class IncidentAlertsController extends IncidentRoutes {
-  /** What a caller may see of the other incidents an alert is attached to (private ones only for who may read them). */
-  private readonly incidents = new IncidentsOfAlerts(this.dataSource);
-
   @Get()
   @RequirePermission('incidents', 'read')
   async list(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Query() query: FlatQuery) {
@@ -52,7 +49,7 @@ export class IncidentAlertsController extends IncidentRoutes {
     const attached = ((incident.alert_ids as string[] | null) ?? []).includes(alertId.toLowerCase());
     const alert = attached ? (await readRecords(this.dataSource, alertSchema, access.organizationId, [alertId])).get(alertId.toLowerCase()) : undefined;
     if (!alert) throw JsonApiError.notFound('alerts', alertId);
-    return { data: (await asSeenBy(access.organizationId, access.principal, [alert], this.incidents))[0] };
+    return { data: (await asSeenBy(access.organizationId, access.principal, [alert], incidentsSeenWith(this.dataSource, access)))[0] };
   }
 
   /** 200 with the incident's alerts after the attachment (reference `attachAlert`). */
@@ -82,6 +79,6 @@ export class IncidentAlertsController extends IncidentRoutes {
     const scope = [{ attribute: 'incident_ids', operator: 'eq' as const, values: [String(incident.id)], parameter: 'incident_id' }];
     const q = parseListQuery(alertSchema, query, { cursorSecret: this.cursorSecret, scope });
     const document = await listDocument({ db: this.dataSource, schema: alertSchema, q, query, organizationId: access.organizationId, cursorSecret: this.cursorSecret, basePath: `/v1/incidents/${String(incident.id)}/alerts` });
-    return { ...document, data: await asSeenBy(access.organizationId, access.principal, document.data, this.incidents) };
+    return { ...document, data: await asSeenBy(access.organizationId, access.principal, document.data, incidentsSeenWith(this.dataSource, access)) };
   }
 }

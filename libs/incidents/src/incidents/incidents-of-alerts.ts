@@ -3,8 +3,31 @@ import type { AlertIncidents } from '@taproot/alerting';
 import { PermissionResolver, type Principal } from '@taproot/identity';
 import type { ResourceObject } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
-import { incidentAccess, seesPrivate } from './incident-access';
+import { incidentAccess, seesPrivate, type IncidentAccess } from './incident-access';
 import { presentIncidents } from './incident-presenter';
+
+/** The organization's incidents with these ids, private ones only when `seesAll`. */
+function visibleRows(db: DataSource, organizationId: string, ids: readonly string[], seesAll: boolean, columns: string): Promise<Record<string, unknown>[]> {
+  return db.query(`SELECT ${columns} FROM incidents_read WHERE organization_id = $1 AND id = ANY($2::uuid[])${seesAll ? '' : ' AND private IS NOT TRUE'} ORDER BY sequential_id`, [
+    organizationId,
+    [...ids],
+  ]);
+}
+
+/** `AlertIncidents` for a caller whose permissions are already resolved (the incident routes' `access`). */
+export function incidentsSeenWith(db: DataSource, access: IncidentAccess | null): AlertIncidents {
+  const seesAll = access !== null && seesPrivate(access);
+  return {
+    async visibleIds(organizationId, _principal, ids) {
+      if (ids.length === 0) return new Set();
+      return new Set((await visibleRows(db, organizationId, ids, seesAll, 'id::text AS id')).map((r) => String(r.id)));
+    },
+    async visible(principal, ids) {
+      if (ids.length === 0) return [];
+      return presentIncidents(db, principal.organizationId, await visibleRows(db, principal.organizationId, ids, seesAll, '*'));
+    },
+  };
+}
 
 /** The incidents alerts are attached to, as `include=incidents` on alerts shows them: only those the caller may see. */
 @Injectable()
@@ -14,23 +37,17 @@ export class IncidentsOfAlerts implements AlertIncidents {
     this.resolver = new PermissionResolver(dataSource);
   }
 
+  private async seenBy(principal: Principal | null): Promise<AlertIncidents> {
+    return incidentsSeenWith(this.dataSource, principal === null ? null : incidentAccess(principal, await this.resolver.resolve(principal)));
+  }
+
   async visibleIds(organizationId: string, principal: Principal | null, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const seesAll = principal !== null && seesPrivate(incidentAccess(principal, await this.resolver.resolve(principal)));
-    const rows = (await this.dataSource.query(
-      `SELECT id::text AS id FROM incidents_read WHERE organization_id = $1 AND id = ANY($2::uuid[])${seesAll ? '' : ' AND private IS NOT TRUE'}`,
-      [organizationId, [...ids]],
-    )) as { id: string }[];
-    return new Set(rows.map((r) => r.id));
+    return (await this.seenBy(principal)).visibleIds(organizationId, principal, ids);
   }
 
   async visible(principal: Principal, ids: readonly string[]): Promise<ResourceObject[]> {
     if (ids.length === 0) return [];
-    const access = incidentAccess(principal, await this.resolver.resolve(principal));
-    const rows = await this.dataSource.query(
-      `SELECT * FROM incidents_read WHERE organization_id = $1 AND id = ANY($2::uuid[])${seesPrivate(access) ? '' : ' AND private IS NOT TRUE'} ORDER BY sequential_id`,
-      [principal.organizationId, [...ids]],
-    );
-    return presentIncidents(this.dataSource, principal.organizationId, rows);
+    return (await this.seenBy(principal)).visible(principal, ids);
   }
 }

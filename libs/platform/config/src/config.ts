@@ -37,12 +37,12 @@ export interface TaprootConfig {
    * it for a deployment whose monitoring sends more, or for the bench (docs/benchmarks.md).
    */
   alertCreationLimitPerMinute: number;
-  /** OAuth access tokens are accepted when all three are set (the auth app's issuer). */
   /**
    * The API's public base URL (`PUBLIC_URL`, e.g. https://taproot.example.com): absolute URLs the
    * API hands out (an alert source's `webhook_endpoint`) start with it. Unset: `http://HOST:PORT`.
    */
   publicUrl: string;
+  /** OAuth access tokens are accepted when all three are set (the auth app's issuer). */
   oauthIssuer: string | null;
   oauthAudience: string | null;
   oauthJwksUrl: string | null;
@@ -138,12 +138,14 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     throw new ConfigError('OAUTH_KEY_ENCRYPTION_KEY must be at least 32 characters');
   }
   const host = optional(env, 'HOST') ?? '127.0.0.1';
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const authPort = int(env, 'AUTH_PORT', 3001, 0, 65535);
   const dataDir = resolve(optional(env, 'DATA_DIR') ?? '.data');
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
-    authPort: int(env, 'AUTH_PORT', 3001, 0, 65535),
+    port,
+    authPort,
     dispatcherPort: int(env, 'DISPATCHER_PORT', 3002, 0, 65535),
-    host: optional(env, 'HOST') ?? '127.0.0.1',
+    host,
     databaseUrl,
     dataDir,
     embeddedPostgresPort: int(env, 'EMBEDDED_POSTGRES_PORT', 5433, 1, 65535),
@@ -158,11 +160,11 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     rateLimitReadsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 3000, 1, 10_000_000),
     rateLimitWritesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 3000, 1, 10_000_000),
     alertCreationLimitPerMinute: int(env, 'ALERT_CREATION_LIMIT_PER_MINUTE', 50, 1, 10_000_000),
-    publicUrl: (url(env, 'PUBLIC_URL') ?? `http://${optional(env, 'HOST') ?? '127.0.0.1'}:${int(env, 'PORT', 3000, 0, 65535)}`).replace(/\/+$/, ''),
+    publicUrl: (url(env, 'PUBLIC_URL') ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     oauthIssuer: optional(env, 'OAUTH_ISSUER'),
     oauthAudience: optional(env, 'OAUTH_AUDIENCE'),
     oauthJwksUrl: url(env, 'OAUTH_JWKS_URL'),
-    authIssuer: (url(env, 'AUTH_ISSUER') ?? `http://${host}:${int(env, 'AUTH_PORT', 3001, 0, 65535)}`).replace(/\/+$/, ''),
+    authIssuer: (url(env, 'AUTH_ISSUER') ?? `http://${host}:${authPort}`).replace(/\/+$/, ''),
     oauthKeyEncryptionKey: keyEncryptionKey ?? 'taproot-development-key-encryption-key-v1',
     keyEncryptionKeyIsDefault: !keyEncryptionKey,
     oauthSigningKey: signingKey(env),
