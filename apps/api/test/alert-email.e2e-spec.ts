@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signBody } from '@taproot/alerting';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { newAlertSource, postInbound, settledAlerts, type InboundSource } from './support/alert-sources';
+import { newAlertSource, postInbound, listAlerts, type InboundSource } from './support/alert-sources';
 
 const FIXTURES = join(__dirname, '../../../libs/alerting/src/ingestion/fixtures');
 const eml = (name: string) => readFileSync(join(FIXTURES, name), 'latin1');
@@ -22,7 +22,7 @@ describe('email ingestion: POST /v1/alert_sources/{id}/emails', () => {
   const newSource = (attributes: Record<string, unknown>) => newAlertSource(api, org.token, attributes);
   const emailSource = (sourceable: Record<string, unknown> = {}) => newSource({ source_type: 'email', sourceable_attributes: sourceable });
   const send = (source: InboundSource, raw: string, contentType = 'message/rfc822') => postInbound(api, `${source.emails}?secret=${source.secret}`, raw, { 'content-type': contentType });
-  const alertsOf = (query: string) => settledAlerts(api, org.token, query);
+  const alertsOf = (query: string) => listAlerts(api, org.token, query);
 
   test('a raw RFC 822 message (recorded Nagios mail) opens one alert of the source; its receipt is in meta', async () => {
     const source = await emailSource();

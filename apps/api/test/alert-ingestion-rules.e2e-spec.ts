@@ -133,7 +133,6 @@ describe('alert source rules applied at ingestion', () => {
     assert.equal(again.status, 202);
     assert.deepEqual(again.body.data, []);
     assert.deepEqual({ ...again.body.meta.receipts[0], id: undefined }, { id: undefined, state: 'failed', reason: 'no_route_matched' });
-    await api.settled();
     const alerts = await api.request('GET', `/v1/alerts?filter[alert_source_id]=${source.id}`, { token: org.token });
     assert.deepEqual(alerts.body.data.map((a: { id: string }) => a.id), [alert.id]);
 

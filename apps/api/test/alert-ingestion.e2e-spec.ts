@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signBody } from '@taproot/alerting';
 import { startTestApi, withinOneMinute, type TestApi, type TestOrganization } from '../src/testing';
-import { newAlertSource, postInbound, settledAlerts, type InboundSource } from './support/alert-sources';
+import { newAlertSource, postInbound, listAlerts, type InboundSource } from './support/alert-sources';
 
 const FIXTURES = join(__dirname, '../../../libs/alerting/src/ingestion/fixtures');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -36,7 +36,7 @@ describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
 
   const newSource = (attributes: Record<string, unknown>) => newAlertSource(api, org.token, attributes);
   const post = (path: string, raw: string, headers: Record<string, string> = {}) => postInbound(api, path, raw, headers);
-  const alertsOf = (query: string) => settledAlerts(api, org.token, query);
+  const alertsOf = (query: string) => listAlerts(api, org.token, query);
 
   test('a signed generic webhook (recorded Grafana payload) creates the mapped alert; a repeat deduplicates; resolved resolves it', async () => {
     const source = await newSource({ source_type: 'generic_webhook', ...GRAFANA });

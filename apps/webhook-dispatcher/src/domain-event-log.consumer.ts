@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { topicOf, applyOnce, CONTEXTS, EVENT_BUS, type DomainEvent, type EventBus } from '@taproot/messaging';
+import { topicOf, applyBatchOnce, CONTEXTS, EVENT_BUS, type DomainEvent, type EventBus } from '@taproot/messaging';
 import { LOGGER } from '@taproot/runtime';
 import type { Logger } from '@taproot/config';
 import { DataSource } from 'typeorm';
@@ -24,13 +24,13 @@ export class DomainEventLogConsumer implements OnApplicationBootstrap {
     await this.bus.subscribe({
       groupId: DISPATCHER_CONSUMER,
       topics: DISPATCHED_CONTEXTS.map(topicOf),
-      handler: (event) => this.handle(event),
+      handler: (events) => this.handle(events),
     });
   }
 
-  async handle(event: DomainEvent): Promise<void> {
-    const fresh = await applyOnce(this.dataSource, DISPATCHER_CONSUMER, event, async () => undefined);
-    if (fresh) {
+  async handle(events: DomainEvent[]): Promise<void> {
+    const fresh = await applyBatchOnce(this.dataSource, DISPATCHER_CONSUMER, events, async () => undefined);
+    for (const event of fresh) {
       this.logger.info(
         { event_id: event.id, type: event.type, organization_id: event.organization_id, aggregate_id: event.aggregate_id },
         'domain event received',

@@ -29,7 +29,7 @@ export class AlertingModule implements OnModuleInit {
     alertSourceEndpoints.base = config.publicUrl;
   }
 
-  async onModuleInit(): Promise<void> {
-    for (const definition of [...ALERTING_RESOURCES, alertDefinition, alertEventDefinition]) await this.projections.register(new ResourceListProjection(definition));
+  onModuleInit(): void {
+    for (const definition of [...ALERTING_RESOURCES, alertDefinition, alertEventDefinition]) this.projections.inline(new ResourceListProjection(definition));
   }
 }

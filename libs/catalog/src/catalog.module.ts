@@ -27,7 +27,7 @@ export const CATALOG_RESOURCES = [
 export class CatalogModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
-  async onModuleInit(): Promise<void> {
-    for (const definition of CATALOG_RESOURCES) await this.projections.register(new ResourceListProjection(definition));
+  onModuleInit(): void {
+    for (const definition of CATALOG_RESOURCES) this.projections.inline(new ResourceListProjection(definition));
   }
 }

@@ -41,8 +41,8 @@ export const INCIDENTS_RESOURCES = [
 export class IncidentsModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     // Incidents and their timelines keep their read models the generic way (their snapshots are full).
-    for (const definition of [...INCIDENTS_RESOURCES, incidentDefinition, incidentEventDefinition]) await this.projections.register(new ResourceListProjection(definition));
+    for (const definition of [...INCIDENTS_RESOURCES, incidentDefinition, incidentEventDefinition]) this.projections.inline(new ResourceListProjection(definition));
   }
 }

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { createLogger, loadConfig, type Clock } from '@taproot/config';
 import { createOrganization, generateApiKeyToken, hashToken, tokenPrefix } from '@taproot/identity';
-import type { DomainEvent, EventBus } from '@taproot/messaging';
+import type { EventBus } from '@taproot/messaging';
 import { createScratchDatabase } from '@taproot/persistence';
 import { openRuntime, type Runtime } from '@taproot/runtime';
 import { ALL_MIGRATIONS } from '../migrations';
@@ -26,11 +26,6 @@ export interface TestApi {
   /** A user of the organization with the given role kinds' roles (the organization's system roles). */
   addUser(organizationId: string, opts: { email?: string; roleKind: string; onCallRoleKind?: string }): Promise<number>;
   request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
-  /**
-   * Waits until the read models hold every event written so far: for writes that answer without
-   * waiting (alerts from monitoring senders, 202), before a test reads what they did or did not do.
-   */
-  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,20 +86,11 @@ export async function startTestApi(opts: { databaseUrl?: string; kafkaBrokers?: 
     }
     return { status: res.status, headers: res.headers, body: parsed };
   };
-  let settledUpTo = '0';
-  const settled = async () => {
-    const rows = (await runtime.dataSource.query('SELECT seq, event FROM outbox WHERE seq > $1 ORDER BY seq', [settledUpTo])) as { seq: string; event: DomainEvent }[];
-    if (rows.length === 0) return;
-    runtime.relay.kick();
-    if (!(await runtime.projections.waitFor(rows.map((r) => r.event), 10_000))) throw new Error(`the read models did not apply ${rows.length} events within 10 s`);
-    settledUpTo = rows[rows.length - 1].seq;
-  };
   return {
     url: app.url,
     runtime,
     app: app.app,
     request,
-    settled,
     newOrganization: () =>
       runtime.dataSource.transaction(async (m) => {
         const created = await createOrganization(m, { name: `Test org ${randomUUID().slice(0, 8)}`, ownerEmail: 'owner@example.test' });

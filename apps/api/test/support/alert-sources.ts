@@ -26,8 +26,7 @@ export const postInbound = (api: TestApi, path: string, raw: string, headers: Re
 /** The signature header of `raw` under a source's secret. */
 export const signedBy = (secret: string, raw: string): Record<string, string> => ({ 'x-taproot-signature': signBody(raw, secret) });
 
-/** The alerts a list query answers once the read models hold what was sent (inbound answers are 202 before they do). */
-export async function settledAlerts(api: TestApi, token: string, query: string) {
-  await api.settled();
+/** The alerts a list query answers: an inbound 202 commits the alerts and their read model together. */
+export async function listAlerts(api: TestApi, token: string, query: string) {
   return (await api.request('GET', `/v1/alerts?${query}`, { token })).body.data as { id: string; attributes: Record<string, unknown> }[];
 }

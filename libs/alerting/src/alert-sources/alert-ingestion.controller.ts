@@ -153,7 +153,7 @@ export class AlertIngestionController {
   private async process(source: SourceRow, items: Item[]) {
     // Rules stored before they were validated fail here, before anything is stored.
     const planned = mapped(() => items.map((item): Planned => ('draft' in item ? { draft: item.draft, urgency: urgencyOf(source, item.draft.data), resolution: resolutionOf(source, item.draft.data) } : item)));
-    const access: AlertAccess = { organizationId: source.organization_id, actor: { kind: 'system', id: `alert_source:${source.id}` }, userId: null, awaitReadModels: false };
+    const access: AlertAccess = { organizationId: source.organization_id, actor: { kind: 'system', id: `alert_source:${source.id}` }, userId: null };
     const data: ResourceObject[] = [];
     const receipts: Receipt[] = [];
     for (const item of planned) {

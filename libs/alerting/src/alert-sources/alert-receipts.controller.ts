@@ -1,5 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { CurrentPrincipal, RequirePermission, type Principal } from '@taproot/identity';
+import { CurrentCaller, RequirePermission, type Caller } from '@taproot/identity';
 import { JsonApiError } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { findReceipt } from './alert-receipts';
@@ -15,7 +15,7 @@ export class AlertReceiptsController {
 
   @Get(':id')
   @RequirePermission('alerts', 'read')
-  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  async get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
     const receipt = await findReceipt(this.dataSource, principal.organizationId, id);
     if (!receipt) throw JsonApiError.notFound('receipts', id);
     return receipt;

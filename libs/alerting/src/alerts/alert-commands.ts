@@ -14,16 +14,11 @@ export interface AlertAccess {
   actor: EventActor;
   /** The acting user (integer id as text); null for a key without a user. */
   userId: string | null;
-  /** false for monitoring senders: their 202 promises acceptance, so it does not wait for the read models (docs/alert-sources.md). */
-  awaitReadModels?: boolean;
 }
 
 abstract class AlertCommand {
   readonly definition = alertDefinition;
   constructor(readonly access: AlertAccess) {}
-  get awaitReadModels(): boolean {
-    return this.access.awaitReadModels !== false;
-  }
   get organizationId(): string {
     return this.access.organizationId;
   }

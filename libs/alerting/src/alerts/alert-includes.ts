@@ -1,4 +1,4 @@
-import { teamRecords, type Principal } from '@taproot/identity';
+import { teamRecords, type Caller } from '@taproot/identity';
 import type { Queryable, ResourceObject } from '@taproot/json-api';
 
 /**
@@ -7,9 +7,9 @@ import type { Queryable, ResourceObject } from '@taproot/json-api';
  * the incidents context under ALERT_INCIDENTS; alerting never reads incidents itself.
  */
 export interface AlertIncidents {
-  visible(principal: Principal, ids: readonly string[]): Promise<ResourceObject[]>;
+  visible(principal: Caller, ids: readonly string[]): Promise<ResourceObject[]>;
   /** The ids of those a caller may see; `null` (a monitoring sender): public incidents only. */
-  visibleIds(organizationId: string, principal: Principal | null, ids: readonly string[]): Promise<Set<string>>;
+  visibleIds(organizationId: string, principal: Caller | null, ids: readonly string[]): Promise<Set<string>>;
 }
 export const ALERT_INCIDENTS = Symbol('ALERT_INCIDENTS');
 
@@ -19,7 +19,7 @@ const idsOf = (alerts: readonly ResourceObject[], attribute: string) => [...new 
  * Alerts as a caller may see them: `incident_ids` keeps only the incidents the caller may see, so
  * a private incident's id never reaches who may not read it (nor a monitoring sender, `null`).
  */
-export async function asSeenBy(organizationId: string, principal: Principal | null, alerts: ResourceObject[], incidents: AlertIncidents | undefined): Promise<ResourceObject[]> {
+export async function asSeenBy(organizationId: string, principal: Caller | null, alerts: ResourceObject[], incidents: AlertIncidents | undefined): Promise<ResourceObject[]> {
   const ids = idsOf(alerts, 'incident_ids');
   if (ids.length === 0) return alerts;
   const visible = incidents ? await incidents.visibleIds(organizationId, principal, ids) : new Set<string>();
@@ -34,7 +34,7 @@ export async function asSeenBy(organizationId: string, principal: Principal | nu
  */
 export async function withAlertIncludes(
   db: Queryable,
-  principal: Principal,
+  principal: Caller,
   alerts: ResourceObject[],
   include: readonly string[],
   incidents: AlertIncidents | undefined,

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Patch, Post, 
 import { CommandBus } from '@nestjs/cqrs';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { catalogIdsNamed } from '@taproot/catalog';
-import { actorOf, AlertCreationLimit, CurrentPrincipal, RequirePermission, teamIdsNamed, type Principal } from '@taproot/identity';
+import { actorOf, AlertCreationLimit, CurrentCaller, RequirePermission, teamIdsNamed, type Caller } from '@taproot/identity';
 import {
   JsonApiError,
   listDocument,
@@ -20,7 +20,7 @@ import { ALERT_INCIDENTS, asSeenBy, withAlertIncludes, type AlertIncidents } fro
 import { alertListSchema, alertSchema, type ALERT_LIST_FILTERS } from './alert.schema';
 import { ALERT_OPERATIONS, type AlertOperation } from './alert.state';
 
-const accessOf = (principal: Principal): AlertAccess => ({
+const accessOf = (principal: Caller): AlertAccess => ({
   organizationId: principal.organizationId,
   actor: actorOf(principal),
   userId: principal.userId === null ? null : String(principal.userId),
@@ -66,7 +66,7 @@ export class AlertsController {
 
   @Get()
   @RequirePermission('alerts', 'read')
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery) {
+  async list(@CurrentCaller() principal: Caller, @Query() query: FlatQuery) {
     const { dataSource: db, cursorSecret } = this;
     const { organizationId } = principal;
     const parsed = parseListQuery(alertListSchema, query, { cursorSecret });
@@ -77,7 +77,7 @@ export class AlertsController {
 
   @Get(':id')
   @RequirePermission('alerts', 'read')
-  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: FlatQuery) {
+  async get(@CurrentCaller() principal: Caller, @Param('id') id: string, @Query() query: FlatQuery) {
     const include = includeOf(query, this.cursorSecret);
     const { data } = await this.reader.get(alertSchema, principal.organizationId, id);
     const { data: [alert], included } = await withAlertIncludes(this.dataSource, principal, [data], include, this.incidents);
@@ -87,7 +87,7 @@ export class AlertsController {
   /** 201 with a new alert; 200 with the unresolved alert a duplicate key was folded into. */
   @Post()
   @RequirePermission('alerts', 'create')
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: { status(code: number): unknown }) {
+  async create(@CurrentCaller() principal: Caller, @Body() body: unknown, @Res({ passthrough: true }) reply: { status(code: number): unknown }) {
     const { attributes } = parseResourcePayload(alertSchema, body, 'create');
     if (principal.apiKeyId) await this.creationLimit.consume({ apiKeyId: principal.apiKeyId });
     const created: AlertCreated = await this.commands.execute(new CreateAlertCommand(accessOf(principal), attributes));
@@ -97,20 +97,20 @@ export class AlertsController {
 
   @Patch(':id')
   @RequirePermission('alerts', 'update')
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(alertSchema, body, 'update');
     return this.change(principal, id, { kind: 'update', attributes });
   }
 
-  private async change(principal: Principal, id: string, change: AlertChange) {
+  private async change(principal: Caller, id: string, change: AlertChange) {
     return { data: await this.seenBy(principal, (await this.commands.execute(new ChangeAlertCommand(accessOf(principal), id, change))) as ResourceObject) };
   }
 
-  private async seenBy(principal: Principal, alert: ResourceObject): Promise<ResourceObject> {
+  private async seenBy(principal: Caller, alert: ResourceObject): Promise<ResourceObject> {
     return (await asSeenBy(principal.organizationId, principal, [alert], this.incidents))[0];
   }
 
-  private operation(principal: Principal, id: string, operation: AlertOperation, body: unknown) {
+  private operation(principal: Caller, id: string, operation: AlertOperation, body: unknown) {
     if (!ALERT_OPERATIONS.includes(operation)) throw JsonApiError.notFound('alerts', id);
     return this.change(principal, id, operation === 'snooze' ? { kind: 'operation', operation, delayMinutes: delayOf(body) } : { kind: 'operation', operation });
   }
@@ -118,28 +118,28 @@ export class AlertsController {
   @Post(':id/acknowledge')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  acknowledge(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  acknowledge(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'acknowledge', body);
   }
 
   @Post(':id/resolve')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  resolve(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  resolve(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'resolve', body);
   }
 
   @Post(':id/snooze')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  snooze(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  snooze(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'snooze', body);
   }
 
   @Post(':id/escalate')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  escalate(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  escalate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'escalate', body);
   }
 }

@@ -23,7 +23,7 @@ describe('service commands (the generic resource path)', () => {
   let uow: UnitOfWork;
   before(async () => {
     ds = await openTestDataSource();
-    uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, new InProcessEventBus()), 0);
+    uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, new InProcessEventBus()));
   });
   after(() => ds.destroy());
 

@@ -9,8 +9,8 @@ export const EVENT_LINK_STATUSES = ['operational', 'partial_outage', 'major_outa
 
 /** A timeline event's links are seen as the event is: as its incident (private incidents, 404). */
 const eventParentAccess: ParentAccess = {
-  async find(db, { principal, permissions }, raw) {
-    return String((await findEvent(db, 'read', incidentAccess(principal, permissions), raw)).id);
+  async find(db, caller, raw) {
+    return String((await findEvent(db, 'read', incidentAccess(caller), raw)).id);
   },
 };
 

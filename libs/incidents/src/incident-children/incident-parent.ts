@@ -1,5 +1,6 @@
 import type { AttributeDef, ListFilter, ParentDef } from '@taproot/json-api';
-import type { Caller, ParentAccess } from '@taproot/resources';
+import type { Caller } from '@taproot/identity';
+import type { ParentAccess } from '@taproot/resources';
 import { findIncident, incidentAccess, seesPrivate } from '../incidents/incident-access';
 
 /** Records under an incident: created and listed at `/v1/incidents/{incident_id}/<segment>`. */
@@ -18,8 +19,8 @@ export const underIncident = (segment: string, more: Partial<ParentDef> = {}): P
  * private incidents, 404 otherwise.
  */
 export const incidentParentAccess: ParentAccess = {
-  async find(db, { principal, permissions }, raw) {
-    return String((await findIncident(db, 'incidents_read', incidentAccess(principal, permissions), raw)).id);
+  async find(db, caller, raw) {
+    return String((await findIncident(db, 'incidents_read', incidentAccess(caller), raw)).id);
   },
 };
 
@@ -27,7 +28,7 @@ export const incidentParentAccess: ParentAccess = {
 export const INCIDENT_PRIVATE: Record<string, AttributeDef> = { incident_private: { type: 'boolean', column: 'private' } };
 
 /** The list across incidents leaves out the private incidents' records for callers who may not see them. */
-export function hidePrivateIncidents({ principal, permissions }: Caller): ListFilter[] {
-  if (seesPrivate(incidentAccess(principal, permissions))) return [];
+export function hidePrivateIncidents(caller: Caller): ListFilter[] {
+  if (seesPrivate(incidentAccess(caller))) return [];
   return [{ attribute: 'incident_private', operator: 'eq', values: [false], parameter: 'private' }];
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
-import { actorOf, can, forbidden, PermissionResolver, type PermissionSet, type Principal } from '@taproot/identity';
+import { actorOf, can, forbidden, type Caller, type PermissionSet } from '@taproot/identity';
 import { isUuid, JsonApiError, type Queryable } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import type { ResourceDefinition, Row } from '@taproot/resources';
@@ -13,17 +13,17 @@ export interface IncidentAccess {
   actor: EventActor;
   /** The acting user (`*_by`, the default creator), as text; null for a key without a user. */
   userId: string | null;
-  principal: Principal;
+  principal: Caller;
   permissions: PermissionSet;
 }
 
-export function incidentAccess(principal: Principal, permissions: PermissionSet): IncidentAccess {
+export function incidentAccess(caller: Caller): IncidentAccess {
   return {
-    organizationId: principal.organizationId,
-    actor: actorOf(principal),
-    userId: principal.userId === null ? null : String(principal.userId),
-    principal,
-    permissions,
+    organizationId: caller.organizationId,
+    actor: actorOf(caller),
+    userId: caller.userId === null ? null : String(caller.userId),
+    principal: caller,
+    permissions: caller.permissions,
   };
 }
 
@@ -60,11 +60,10 @@ export async function findIncident(db: Queryable, table: 'incidents' | 'incident
 
 /**
  * The base of the incident controllers: they dispatch commands, read with the cursor secret, and
- * resolve the caller's permissions once per request for the private-incident rules.
+ * hand the request's caller to the private-incident rules.
  */
 @Injectable()
 export abstract class IncidentRoutes {
-  private readonly resolver: PermissionResolver;
   protected readonly cursorSecret: string;
 
   constructor(
@@ -72,12 +71,11 @@ export abstract class IncidentRoutes {
     protected readonly dataSource: DataSource,
     @Inject(TAPROOT_CONFIG) config: TaprootConfig,
   ) {
-    this.resolver = new PermissionResolver(dataSource);
     this.cursorSecret = config.cursorSecret;
   }
 
-  protected async access(principal: Principal): Promise<IncidentAccess> {
-    return incidentAccess(principal, await this.resolver.resolve(principal));
+  protected access(caller: Caller): IncidentAccess {
+    return incidentAccess(caller);
   }
 }
 

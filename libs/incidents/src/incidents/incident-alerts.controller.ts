@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { alertSchema, asSeenBy } from '@taproot/alerting';
-import { can, CurrentPrincipal, forbidden, RequirePermission, type Principal } from '@taproot/identity';
+import { can, CurrentCaller, forbidden, RequirePermission, type Caller } from '@taproot/identity';
 import { defineResource, JsonApiError, listDocument, parseListQuery, parseResourcePayload, readRecords, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { findIncident, IncidentRoutes, type IncidentAccess } from './incident-access';
 import { ChangeIncidentCommand } from './incident-commands';
@@ -36,15 +36,15 @@ function mayReadAlerts(access: IncidentAccess): IncidentAccess {
 export class IncidentAlertsController extends IncidentRoutes {
   @Get()
   @RequirePermission('incidents', 'read')
-  async list(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Query() query: FlatQuery) {
-    return this.alertsOf(mayReadAlerts(await this.access(principal)), incidentId, query);
+  async list(@CurrentCaller() principal: Caller, @Param('incident_id') incidentId: string, @Query() query: FlatQuery) {
+    return this.alertsOf(mayReadAlerts(this.access(principal)), incidentId, query);
   }
 
   /** One attached alert; 404 when it is not attached to the incident. */
   @Get(':alert_id')
   @RequirePermission('incidents', 'read')
-  async get(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Param('alert_id') alertId: string) {
-    const access = mayReadAlerts(await this.access(principal));
+  async get(@CurrentCaller() principal: Caller, @Param('incident_id') incidentId: string, @Param('alert_id') alertId: string) {
+    const access = mayReadAlerts(this.access(principal));
     const incident = await findIncident(this.dataSource, 'incidents_read', access, incidentId);
     const attached = ((incident.alert_ids as string[] | null) ?? []).includes(alertId.toLowerCase());
     const alert = attached ? (await readRecords(this.dataSource, alertSchema, access.organizationId, [alertId])).get(alertId.toLowerCase()) : undefined;
@@ -56,7 +56,7 @@ export class IncidentAlertsController extends IncidentRoutes {
   @Post()
   @RequirePermission('incidents', 'update')
   @HttpCode(200)
-  async attach(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Body() body: unknown) {
+  async attach(@CurrentCaller() principal: Caller, @Param('incident_id') incidentId: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(attachAlertSchema, body, 'create');
     return this.change(principal, incidentId, true, (attributes.alert_ids as string[]).map(String));
   }
@@ -64,12 +64,12 @@ export class IncidentAlertsController extends IncidentRoutes {
   /** 200 with the incident's alerts left; 404 when the alert is not attached to it. */
   @Delete(':alert_id')
   @RequirePermission('incidents', 'update')
-  async detach(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Param('alert_id') alertId: string) {
+  async detach(@CurrentCaller() principal: Caller, @Param('incident_id') incidentId: string, @Param('alert_id') alertId: string) {
     return this.change(principal, incidentId, false, [alertId]);
   }
 
-  private async change(principal: Principal, incidentId: string, attach: boolean, alertIds: string[]) {
-    const access = mayReadAlerts(await this.access(principal));
+  private async change(principal: Caller, incidentId: string, attach: boolean, alertIds: string[]) {
+    const access = mayReadAlerts(this.access(principal));
     const incident: ResourceObject = await this.commands.execute(new ChangeIncidentCommand(access, incidentId, { kind: 'alerts', attach, alertIds }));
     return this.alertsOf(access, incident.id, {});
   }

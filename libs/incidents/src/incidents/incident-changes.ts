@@ -1,6 +1,6 @@
 import { existingAlertIds } from '@taproot/alerting';
 import { existingCatalogIds, type CatalogType } from '@taproot/catalog';
-import { can, existingTeamIds, existingUserIds, PermissionResolver, userRecords } from '@taproot/identity';
+import { can, existingTeamIds, existingUserIds, permissionsOf, userRecords } from '@taproot/identity';
 import { isUuid, JsonApiError } from '@taproot/json-api';
 import type { Row, WriteContext } from '@taproot/resources';
 import type { TimelineEventKind } from '../timeline/incident-event.schema';
@@ -285,10 +285,9 @@ export async function changeSubscribers(plan: IncidentPlan, add: boolean, attrib
   const before = (plan.value('subscriber_ids') as string[] | null) ?? [];
   let after = add ? [...new Set([...before, ...ids])] : before.filter((id) => !ids.includes(id));
   if (attributes.remove_users_with_no_private_incident_access === true && plan.value('private') === true) {
-    const resolver = new PermissionResolver(plan.ctx.manager.connection);
     const kept: string[] = [];
     for (const id of after) {
-      const permissions = await resolver.resolve({ organizationId: plan.ctx.organizationId, userId: Number(id), apiKeyId: null, kind: 'personal' });
+      const permissions = await permissionsOf(plan.ctx.manager, { organizationId: plan.ctx.organizationId, userId: Number(id), apiKeyId: null, kind: 'personal' });
       if (can(permissions, 'private_incidents', 'read')) kept.push(id);
     }
     after = kept;

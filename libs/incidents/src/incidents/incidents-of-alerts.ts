@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AlertIncidents } from '@taproot/alerting';
-import { PermissionResolver, type Principal } from '@taproot/identity';
+import type { Caller } from '@taproot/identity';
 import type { ResourceObject } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { incidentAccess, seesPrivate, type IncidentAccess } from './incident-access';
@@ -32,22 +32,19 @@ export function incidentsSeenWith(db: DataSource, access: IncidentAccess | null)
 /** The incidents alerts are attached to, as `include=incidents` on alerts shows them: only those the caller may see. */
 @Injectable()
 export class IncidentsOfAlerts implements AlertIncidents {
-  private readonly resolver: PermissionResolver;
-  constructor(private readonly dataSource: DataSource) {
-    this.resolver = new PermissionResolver(dataSource);
+  constructor(private readonly dataSource: DataSource) {}
+
+  private seenBy(caller: Caller | null): AlertIncidents {
+    return incidentsSeenWith(this.dataSource, caller === null ? null : incidentAccess(caller));
   }
 
-  private async seenBy(principal: Principal | null): Promise<AlertIncidents> {
-    return incidentsSeenWith(this.dataSource, principal === null ? null : incidentAccess(principal, await this.resolver.resolve(principal)));
-  }
-
-  async visibleIds(organizationId: string, principal: Principal | null, ids: readonly string[]): Promise<Set<string>> {
+  async visibleIds(organizationId: string, principal: Caller | null, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    return (await this.seenBy(principal)).visibleIds(organizationId, principal, ids);
+    return this.seenBy(principal).visibleIds(organizationId, principal, ids);
   }
 
-  async visible(principal: Principal, ids: readonly string[]): Promise<ResourceObject[]> {
+  async visible(principal: Caller, ids: readonly string[]): Promise<ResourceObject[]> {
     if (ids.length === 0) return [];
-    return (await this.seenBy(principal)).visible(principal, ids);
+    return this.seenBy(principal).visible(principal, ids);
   }
 }

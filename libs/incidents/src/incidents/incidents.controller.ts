@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { CurrentPrincipal, RequirePermission, type Principal } from '@taproot/identity';
+import { CurrentCaller, RequirePermission, type Caller } from '@taproot/identity';
 import { parseBulkCreate, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { IncidentRoutes } from './incident-access';
 import { ChangeIncidentCommand, CreateIncidentCommand, DeleteIncidentCommand, type IncidentChange } from './incident-commands';
@@ -27,125 +27,125 @@ export class IncidentsController extends IncidentRoutes {
 
   @Get()
   @RequirePermission('incidents', 'read')
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery) {
-    return this.reader.list(await this.access(principal), query);
+  async list(@CurrentCaller() principal: Caller, @Query() query: FlatQuery) {
+    return this.reader.list(this.access(principal), query);
   }
 
   @Get(':id')
   @RequirePermission('incidents', 'read')
-  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: FlatQuery) {
-    return this.reader.get(await this.access(principal), id, query);
+  async get(@CurrentCaller() principal: Caller, @Param('id') id: string, @Query() query: FlatQuery) {
+    return this.reader.get(this.access(principal), id, query);
   }
 
   @Post()
   @RequirePermission('incidents', 'create')
   @HttpCode(201)
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+  async create(@CurrentCaller() principal: Caller, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(incidentSchema, body, 'create');
-    return single(await this.commands.execute(new CreateIncidentCommand(await this.access(principal), attributes)));
+    return single(await this.commands.execute(new CreateIncidentCommand(this.access(principal), attributes)));
   }
 
   /** Historical incidents, all or none; a private item also needs create on private_incidents (docs/incidents.md). */
   @Post('import')
   @RequirePermission('incidents', 'create')
   @HttpCode(200)
-  async import(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<IncidentImportDocument> {
+  async import(@CurrentCaller() principal: Caller, @Body() body: unknown): Promise<IncidentImportDocument> {
     const entities = parseBulkCreate(body);
-    return this.commands.execute(new ImportIncidentsCommand(await this.access(principal), entities));
+    return this.commands.execute(new ImportIncidentsCommand(this.access(principal), entities));
   }
 
   @Put(':id')
   @RequirePermission('incidents', 'update')
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(incidentSchema, body, 'update');
     return this.change(principal, id, { kind: 'update', attributes });
   }
 
   @Delete(':id')
   @RequirePermission('incidents', 'delete')
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return single(await this.commands.execute(new DeleteIncidentCommand(await this.access(principal), id)));
+  async remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    return single(await this.commands.execute(new DeleteIncidentCommand(this.access(principal), id)));
   }
 
-  private async change(principal: Principal, id: string, change: IncidentChange) {
-    return single(await this.commands.execute(new ChangeIncidentCommand(await this.access(principal), id, change)));
+  private async change(principal: Caller, id: string, change: IncidentChange) {
+    return single(await this.commands.execute(new ChangeIncidentCommand(this.access(principal), id, change)));
   }
 
-  private operation(principal: Principal, id: string, operation: IncidentOperationName, body: unknown) {
+  private operation(principal: Caller, id: string, operation: IncidentOperationName, body: unknown) {
     return this.change(principal, id, { kind: 'operation', operation, attributes: operationAttributes(operation, body) });
   }
 
   @Put(':id/mitigate')
   @RequirePermission('incidents', 'update')
-  mitigate(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  mitigate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'mitigate', body);
   }
 
   @Put(':id/resolve')
   @RequirePermission('incidents', 'update')
-  resolve(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  resolve(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'resolve', body);
   }
 
   @Put(':id/cancel')
   @RequirePermission('incidents', 'update')
-  cancel(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  cancel(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'cancel', body);
   }
 
   @Put(':id/in_triage')
   @RequirePermission('incidents', 'update')
-  triage(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  triage(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'in_triage', body);
   }
 
   @Put(':id/restart')
   @RequirePermission('incidents', 'update')
-  restart(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  restart(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'restart', body);
   }
 
   @Put(':id/duplicate')
   @RequirePermission('incidents', 'update')
-  duplicate(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  duplicate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'duplicate', body);
   }
 
   @Put(':id/unmark_as_duplicate')
   @RequirePermission('incidents', 'update')
-  unmarkAsDuplicate(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  unmarkAsDuplicate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'unmark_as_duplicate', body);
   }
 
   @Put(':id/detach_from_parent')
   @RequirePermission('incidents', 'update')
-  detachFromParent(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  detachFromParent(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'detach_from_parent', body);
   }
 
   @Post(':id/add_subscribers')
   @RequirePermission('incidents', 'update')
   @HttpCode(200)
-  addSubscribers(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  addSubscribers(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'add_subscribers', body);
   }
 
   @Delete(':id/remove_subscribers')
   @RequirePermission('incidents', 'update')
-  removeSubscribers(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  removeSubscribers(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'remove_subscribers', body);
   }
 
   @Post(':id/assign_role_to_user')
   @RequirePermission('incidents', 'update')
   @HttpCode(200)
-  assignRole(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  assignRole(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'assign_role_to_user', body);
   }
 
   @Delete(':id/unassign_role_from_user')
   @RequirePermission('incidents', 'update')
-  unassignRole(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  unassignRole(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     return this.operation(principal, id, 'unassign_role_from_user', body);
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { CurrentPrincipal, RequirePermission, type Principal } from '@taproot/identity';
+import { CurrentCaller, RequirePermission, type Caller } from '@taproot/identity';
 import { parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { IncidentRoutes } from '../incidents/incident-access';
 import { incidentEventSchema } from './incident-event.schema';
@@ -18,34 +18,34 @@ export class TimelineController extends IncidentRoutes {
 
   @Get('incidents/:incident_id/events')
   @RequirePermission('incidents', 'read')
-  async list(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Query() query: FlatQuery) {
-    return this.reader.list(await this.access(principal), incidentId, query);
+  async list(@CurrentCaller() principal: Caller, @Param('incident_id') incidentId: string, @Query() query: FlatQuery) {
+    return this.reader.list(this.access(principal), incidentId, query);
   }
 
   @Post('incidents/:incident_id/events')
   @RequirePermission('incidents', 'update')
   @HttpCode(201)
-  async create(@CurrentPrincipal() principal: Principal, @Param('incident_id') incidentId: string, @Body() body: unknown) {
+  async create(@CurrentCaller() principal: Caller, @Param('incident_id') incidentId: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(incidentEventSchema, body, 'create');
-    return single(await this.commands.execute(new CreateTimelineEventCommand(await this.access(principal), incidentId, attributes)));
+    return single(await this.commands.execute(new CreateTimelineEventCommand(this.access(principal), incidentId, attributes)));
   }
 
   @Get('events/:id')
   @RequirePermission('incidents', 'read')
-  async get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.reader.get(await this.access(principal), id);
+  async get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    return this.reader.get(this.access(principal), id);
   }
 
   @Put('events/:id')
   @RequirePermission('incidents', 'update')
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(incidentEventSchema, body, 'update');
-    return single(await this.commands.execute(new UpdateTimelineEventCommand(await this.access(principal), id, attributes)));
+    return single(await this.commands.execute(new UpdateTimelineEventCommand(this.access(principal), id, attributes)));
   }
 
   @Delete('events/:id')
   @RequirePermission('incidents', 'update')
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return single(await this.commands.execute(new DeleteTimelineEventCommand(await this.access(principal), id)));
+  async remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    return single(await this.commands.execute(new DeleteTimelineEventCommand(this.access(principal), id)));
   }
 }

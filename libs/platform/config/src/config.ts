@@ -25,10 +25,13 @@ export interface TaprootConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Signs list cursors so a tampered cursor is detected. */
   cursorSecret: string;
-  /** How long a write waits for its own projection before answering (read-your-writes). */
-  projectionWaitMs: number;
   /** How often the outbox relay polls when nothing wakes it. */
   relayPollMs: number;
+  /**
+   * How long a verified API key's caller (principal and permissions) is reused before the key is
+   * looked up again: the bound on honouring a revocation or role change made on another replica.
+   */
+  authCacheTtlMs: number;
   /** Per API key per sliding minute (spec, Limits: 3000; see docs/decisions/0001). */
   rateLimitReadsPerMinute: number;
   rateLimitWritesPerMinute: number;
@@ -155,8 +158,8 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     bootstrapAdmin,
     logLevel,
     cursorSecret: optional(env, 'CURSOR_SECRET') ?? 'taproot-cursor-v1',
-    projectionWaitMs: int(env, 'PROJECTION_WAIT_MS', 5000, 0, 60000),
     relayPollMs: int(env, 'RELAY_POLL_MS', 250, 10, 60000),
+    authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 5000, 0, 60000),
     rateLimitReadsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 3000, 1, 10_000_000),
     rateLimitWritesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 3000, 1, 10_000_000),
     alertCreationLimitPerMinute: int(env, 'ALERT_CREATION_LIMIT_PER_MINUTE', 50, 1, 10_000_000),

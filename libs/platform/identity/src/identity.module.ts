@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
+import { UnitOfWork } from '@taproot/messaging';
+import { CallerResolver } from './caller/caller-resolver';
 import { DataSource } from 'typeorm';
 import { ApiKeyVerifier } from './api-keys/api-key-verifier';
 import { ACCESS_TOKEN_VERIFIER, JwtAccessTokenVerifier, noAccessTokens, type AccessTokenVerifier } from './oauth/access-token-verifier';
@@ -42,10 +44,19 @@ import { AuditsModule } from './audits/audits.module';
           : noAccessTokens,
       inject: [DataSource, CLOCK, TAPROOT_CONFIG],
     },
+    { provide: PermissionResolver, useFactory: (ds: DataSource) => new PermissionResolver(ds), inject: [DataSource] },
+    {
+      provide: CallerResolver,
+      useFactory: (keys: ApiKeyVerifier, tokens: AccessTokenVerifier, permissions: PermissionResolver, clock: Clock, config: TaprootConfig, uow: UnitOfWork) => {
+        const callers = new CallerResolver(keys, tokens, permissions, clock, { ttlMs: config.authCacheTtlMs });
+        uow.onCommit((events) => callers.committed(events));
+        return callers;
+      },
+      inject: [ApiKeyVerifier, ACCESS_TOKEN_VERIFIER, PermissionResolver, CLOCK, TAPROOT_CONFIG, UnitOfWork],
+    },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     // Then what it may do: routes marked `@RequirePermission` answer 403 without it.
-    { provide: PermissionResolver, useFactory: (ds: DataSource) => new PermissionResolver(ds), inject: [DataSource] },
     { provide: TeamOwnershipChecker, useFactory: (ds: DataSource) => new TeamOwnershipChecker(ds), inject: [DataSource] },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],

@@ -1,5 +1,7 @@
 export * from './principal/principal';
 export * from './principal/bearer-auth.guard';
+export * from './caller/caller';
+export { CallerResolver } from './caller/caller-resolver';
 export * from './api-keys/api-key-token';
 export * from './api-keys/api-key-verifier';
 export { apiKeySchema, API_KEY_KINDS, type ApiKeyKind } from './api-keys/api-key.schema';

@@ -10,33 +10,41 @@ export interface Emitter {
 }
 
 /**
- * The transaction every command runs in: state and outbox rows commit together (rule 3).
- * After the commit it wakes the relay and waits until the command's own events are in the
- * read models (rule 5: read-your-writes by waiting, bounded by `waitMs`).
+ * The transaction every command runs in (architecture rules 3 and 5): the state change, the
+ * owning context's read model (inline projections) and the outbox rows commit together. After
+ * the commit it wakes the relay, which carries the events to the other consumers; nothing waits
+ * for them.
  */
 export class UnitOfWork {
+  private readonly commitListeners: ((events: readonly DomainEvent[]) => void)[] = [];
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: OutboxRelay | null,
     private readonly projections: ProjectionRunner,
-    private readonly waitMs: number,
   ) {}
 
-  /** `awaitReadModels` false: commit and wake the relay, but answer without waiting for the projections. */
-  async run<T>(work: (manager: EntityManager, emitter: Emitter) => Promise<T>, { awaitReadModels = true } = {}): Promise<T> {
+  /** Told, after each commit, the events it committed (process-local caches drop what they changed). */
+  onCommit(listener: (events: readonly DomainEvent[]) => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  async run<T>(work: (manager: EntityManager, emitter: Emitter) => Promise<T>): Promise<T> {
     const emitted: DomainEvent[] = [];
     const result = await this.dataSource.transaction(async (manager) => {
       const pending: { topic: string; events: DomainEvent[] }[] = [];
       const value = await work(manager, { emit: (topic, events) => pending.push({ topic, events }) });
       for (const { topic, events } of pending) {
+        if (events.length === 0) continue;
+        await this.projections.applyInline(events, manager);
         await appendToOutbox(manager, topic, events);
         emitted.push(...events);
       }
       return value;
     });
     if (emitted.length > 0) {
+      for (const listener of this.commitListeners) listener(emitted);
       this.relay?.kick();
-      if (awaitReadModels) await this.projections.waitFor(emitted, this.waitMs);
     }
     return result;
   }

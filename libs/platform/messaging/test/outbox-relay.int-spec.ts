@@ -37,7 +37,7 @@ describe('outbox, relay and inbox', () => {
   test('UnitOfWork writes the outbox rows in the command transaction, and a rollback writes none', async () => {
     const org = randomUUID();
     const bus = new InProcessEventBus();
-    const uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, bus), 0);
+    const uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, bus));
     const aggregate = randomUUID();
     await uow.run(async (_m, emitter) => emitter.emit(topicOf('probe'), [event(org, aggregate, 1), event(org, aggregate, 2)]));
     await assert.rejects(
@@ -63,11 +63,11 @@ describe('outbox, relay and inbox', () => {
     await bus.subscribe({
       groupId: 'order-probe',
       topics: [topicOf('probe')],
-      handler: async (e) => {
-        if (e.organization_id === org) received.push((e.payload as { n: number }).n);
+      handler: async (events) => {
+        for (const e of events) if (e.organization_id === org) received.push((e.payload as { n: number }).n);
       },
     });
-    const uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, bus), 0);
+    const uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, bus));
     const a = randomUUID();
     for (let n = 1; n <= 5; n++) await uow.run(async (_m, em) => em.emit(topicOf('probe'), [event(org, a, n)]));
     const relay = new OutboxRelay(ds, bus, { pollMs: 50, logger: silent });
@@ -85,13 +85,14 @@ describe('outbox, relay and inbox', () => {
     await bus.subscribe({
       groupId: 'flaky-probe',
       topics: [topicOf('probe')],
-      handler: async (e) => {
-        if (e.organization_id !== org) return;
+      handler: async (events) => {
+        const mine = events.filter((e) => e.organization_id === org);
+        if (mine.length === 0) return;
         if (fail) throw new Error('consumer down');
-        received.push((e.payload as { n: number }).n);
+        received.push(...mine.map((e) => (e.payload as { n: number }).n));
       },
     });
-    const uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, bus), 0);
+    const uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, bus));
     await uow.run(async (_m, em) => em.emit(topicOf('probe'), [event(org, randomUUID(), 7)]));
     const relay = new OutboxRelay(ds, bus, { pollMs: 50, logger: silent });
     await assert.rejects(relay.drain());
@@ -118,43 +119,66 @@ describe('outbox, relay and inbox', () => {
     assert.equal(applied, true);
   });
 
-  test('ProjectionRunner.waitFor resolves once the projection applied the events', async () => {
-    const bus = new InProcessEventBus();
-    const runner = new ProjectionRunner(ds, bus);
-    const seen: string[] = [];
-    await runner.register({
-      name: `wait-probe-${randomUUID()}`,
+  test('an inline projection commits with the write, and rolls back with it', async () => {
+    const runner = new ProjectionRunner(ds, new InProcessEventBus());
+    const table = `inline_probe_${randomUUID().replace(/-/g, '')}`;
+    await ds.query(`CREATE TABLE ${table} (event_id uuid PRIMARY KEY)`);
+    runner.inline({
+      name: 'inline-probe',
       topics: [topicOf('probe')],
       handles: (t) => t === 'probe.happened',
-      apply: async (e) => void seen.push(e.id),
+      apply: async (e, m) => void (await m.query(`INSERT INTO ${table} VALUES ($1)`, [e.id])),
     });
-    const org = randomUUID();
-    const relay = new OutboxRelay(ds, bus, { pollMs: 20, logger: silent });
-    const uow = new UnitOfWork(ds, relay, runner, 5000);
-    relay.start();
-    try {
-      const e = event(org, randomUUID(), 1);
-      await uow.run(async (_m, em) => em.emit(topicOf('probe'), [e]));
-      assert.ok(seen.includes(e.id), 'the write returned before its projection applied the event');
-    } finally {
-      await relay.stop();
-    }
+    const uow = new UnitOfWork(ds, null, runner);
+    const kept = event(randomUUID(), randomUUID(), 1);
+    const dropped = event(randomUUID(), randomUUID(), 2);
+    await uow.run(async (_m, em) => em.emit(topicOf('probe'), [kept]));
+    await assert.rejects(
+      uow.run(async (_m, em) => {
+        em.emit(topicOf('probe'), [dropped]);
+        throw new Error('refused');
+      }),
+    );
+    // The write's answer returns after commit: its read-model row is already there, nothing waited.
+    const rows: { event_id: string }[] = await ds.query(`SELECT event_id FROM ${table}`);
+    assert.deepEqual(rows.map((r) => r.event_id), [kept.id]);
+    await ds.query(`DROP TABLE ${table}`);
   });
 
-  test('a projection not awaited by writers does not hold the write back', async () => {
-    const bus = new InProcessEventBus();
+  test('an asynchronous projection applies a delivered batch in one transaction, once per event', async () => {
+    const bus = new InProcessEventBus({ retries: 0 });
     const runner = new ProjectionRunner(ds, bus);
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    await runner.register({
-      name: `slow-log-${randomUUID()}`,
+    const name = `batch-probe-${randomUUID()}`;
+    const seen: string[][] = [];
+    let failOn: string | null = null;
+    let batch: string[] = [];
+    await runner.subscribe({
+      name,
       topics: [topicOf('probe')],
       handles: (t) => t === 'probe.happened',
-      awaitedByWriters: false,
-      apply: () => gate,
+      apply: async (e, m) => {
+        const [{ txid }] = await m.query('SELECT txid_current()::text AS txid');
+        batch.push(txid);
+        if (e.id === failOn) throw new Error('projection failed');
+        seen.push([e.id, txid]);
+      },
     });
-    const e = event(randomUUID(), randomUUID(), 1);
-    assert.equal(await runner.waitFor([e], 5000), true, 'nothing to wait for');
-    release();
+    const org = randomUUID();
+    const events = [1, 2, 3].map((n) => event(org, randomUUID(), n));
+    const publish = () => bus.publish(events.map((e) => ({ topic: topicOf('probe'), key: e.aggregate_id, event: e })));
+    // A failure in the batch applies none of it: no inbox row, no effect kept.
+    failOn = events[2].id;
+    await assert.rejects(publish(), /projection failed/);
+    const [{ count }] = await ds.query('SELECT count(*)::int AS count FROM inbox WHERE consumer = $1', [name]);
+    assert.equal(count, 0);
+    failOn = null;
+    seen.length = 0;
+    batch = [];
+    await publish();
+    assert.deepEqual(seen.map(([id]) => id), events.map((e) => e.id));
+    assert.equal(new Set(batch).size, 1, 'the batch shares one transaction');
+    // Redelivered: already in the inbox, nothing applied again.
+    await publish();
+    assert.equal(seen.length, 3);
   });
 });

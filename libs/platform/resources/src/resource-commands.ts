@@ -77,19 +77,14 @@ export interface ResourceWriteCommand {
   readonly organizationId: string;
   readonly actor: EventActor;
   readonly userId?: string | null;
-  /**
-   * false: the answer does not wait for the read models (read-your-writes). For writes answered
-   * 202 Accepted, which promise acceptance, not visibility (alerts from monitoring senders).
-   */
-  readonly awaitReadModels?: boolean;
 }
 
 /** Queues a write's events for the outbox of the unit of work and answers its snapshot. */
 export type Keep = (result: WriteResult) => Snapshot;
 
 /**
- * Runs a command's writes, one or many, in one unit of work: one transaction with their outbox
- * rows, then the wait for the projections (read-your-writes).
+ * Runs a command's writes, one or many, in one unit of work: one transaction with their read
+ * models and outbox rows.
  */
 @Injectable()
 export abstract class ResourceWriteHandler {
@@ -99,7 +94,7 @@ export abstract class ResourceWriteHandler {
   ) {}
 
   protected write<T>(command: ResourceWriteCommand, work: (writer: ResourceWriter, ctx: WriteContext, keep: Keep) => Promise<T>): Promise<T> {
-    const { definition, organizationId, actor, userId, awaitReadModels = true } = command;
+    const { definition, organizationId, actor, userId } = command;
     return this.unitOfWork.run(async (manager, emitter) => {
       // Events by topic, in the order kept: each context's projections read its own topic.
       const byTopic = new Map<string, DomainEvent[]>();
@@ -111,7 +106,7 @@ export abstract class ResourceWriteHandler {
       });
       for (const [topic, events] of byTopic) if (events.length) emitter.emit(topic, events);
       return value;
-    }, { awaitReadModels });
+    });
   }
 }
 

@@ -3,19 +3,18 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   actorOf,
   can,
-  CurrentPrincipal,
+  CurrentCaller,
   forbidden,
   isPermissionFamily,
   OwnedByTeam,
-  PermissionResolver,
   RequirePermission,
+  type Caller,
   type CrudAction,
-  type Principal,
 } from '@taproot/identity';
 import { collectionPath, JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { BulkDeleteResourcesCommand, BulkUpsertResourcesCommand, type BulkUpsertResult } from './resource-bulk';
-import type { Caller, ResourceDefinition } from './resource-definition';
+import type { ResourceDefinition } from './resource-definition';
 import {
   CreateResourceCommand,
   DeleteResourceCommand,
@@ -74,32 +73,24 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
   @Controller()
   class JsonApiResourceController {
-    protected readonly permissions: PermissionResolver;
-
     constructor(
       readonly commands: CommandBus,
       readonly queries: QueryBus,
       readonly dataSource: DataSource,
-    ) {
-      this.permissions = new PermissionResolver(dataSource);
-    }
-
-    private async caller(principal: Principal): Promise<Caller> {
-      return { principal, permissions: await this.permissions.resolve(principal) };
-    }
+    ) {}
 
     /** The path's parent (for a resource under one), as the caller may see it: its id; a 404 otherwise. */
-    private async parentOf(principal: Principal, params: Record<string, string>): Promise<string | undefined> {
+    private async parentOf(caller: Caller, params: Record<string, string>): Promise<string | undefined> {
       const raw = schema.parent ? params[schema.parent.param] : undefined;
-      return raw !== undefined && access ? access.find(this.dataSource, await this.caller(principal), raw) : raw;
+      return raw !== undefined && access ? access.find(this.dataSource, caller, raw) : raw;
     }
 
     /** A record as the caller may see it: one whose parent is hidden from them is missing (404). */
-    private async visible(principal: Principal, id: string): Promise<SingleDocument> {
-      const found: SingleDocument = await this.queries.execute(new GetResourceQuery(definition, principal.organizationId, id));
+    private async visible(caller: Caller, id: string): Promise<SingleDocument> {
+      const found: SingleDocument = await this.queries.execute(new GetResourceQuery(definition, caller.organizationId, id));
       if (!access) return found;
       try {
-        await access.find(this.dataSource, await this.caller(principal), String(found.data.attributes[schema.parent!.attribute]));
+        await access.find(this.dataSource, caller, String(found.data.attributes[schema.parent!.attribute]));
       } catch (error) {
         if (error instanceof JsonApiError && error.status === 404) throw JsonApiError.notFound(schema.type, id);
         throw error;
@@ -109,16 +100,16 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
     @Get(lists)
     @requiresRead
-    async list(@CurrentPrincipal() principal: Principal, @Param() params: Record<string, string>, @Query() query: FlatQuery) {
+    async list(@CurrentCaller() principal: Caller, @Param() params: Record<string, string>, @Query() query: FlatQuery) {
       serves('list');
       const parentId = await this.parentOf(principal, params);
-      const scope = parentId === undefined && access?.listScope ? access.listScope(await this.caller(principal)) : [];
+      const scope = parentId === undefined && access?.listScope ? access.listScope(principal) : [];
       return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, query, parentId, scope));
     }
 
     @Get(`${records}/:id`)
     @requiresRead
-    get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
       serves('get');
       return this.visible(principal, id);
     }
@@ -128,7 +119,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     @teamOwned
     @HttpCode(201)
     async create(
-      @CurrentPrincipal() principal: Principal,
+      @CurrentCaller() principal: Caller,
       @Param() params: Record<string, string>,
       @Body() body: unknown,
       @Res({ passthrough: true }) reply: HeaderReply,
@@ -148,7 +139,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     @requiresWrite('update')
     @teamOwned
     async update(
-      @CurrentPrincipal() principal: Principal,
+      @CurrentCaller() principal: Caller,
       @Param('id') id: string,
       @Body() body: unknown,
       @Res({ passthrough: true }) reply: HeaderReply,
@@ -166,7 +157,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     @Delete(`${records}/:id`)
     @requiresWrite('delete')
     @teamOwned
-    async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    async remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
       serves('delete');
       if (access) await this.visible(principal, id);
       const snapshot: Snapshot = await this.commands.execute(
@@ -181,14 +172,11 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     @Post(`${records}/bulk_upsert`)
     @requiresWrite('create')
     @HttpCode(200)
-    async bulkUpsert(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
+    async bulkUpsert(@CurrentCaller() principal: Caller, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
       serves('create');
       serves('update');
       // An upsert creates and updates: it needs both (reference, bulkUpsertServices).
-      if (family) {
-        const granted = await this.permissions.resolve(principal);
-        if (!can(granted, family, 'update')) throw forbidden({ family, action: 'update' }, principal, granted);
-      }
+      if (family && !can(principal.permissions, family, 'update')) throw forbidden({ family, action: 'update' }, principal, principal.permissions);
       const entities = parseBulkUpsert(body);
       const { document, warnings }: BulkUpsertResult = await this.commands.execute(
         new BulkUpsertResourcesCommand(definition, principal.organizationId, actorOf(principal), entities),
@@ -200,7 +188,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     @Post(`${records}/bulk_delete`)
     @requiresWrite('delete')
     @HttpCode(200)
-    bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+    bulkDelete(@CurrentCaller() principal: Caller, @Body() body: unknown) {
       serves('delete');
       const mode = parseBulkDelete(schema, body);
       return this.commands.execute(new BulkDeleteResourcesCommand(definition, principal.organizationId, actorOf(principal), mode));

@@ -1,4 +1,4 @@
-import type { CrudAction, PermissionFamily, PermissionSet, Principal } from '@taproot/identity';
+import type { Caller, CrudAction, PermissionFamily } from '@taproot/identity';
 import type { ListFilter, Queryable, ResourceSchema } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
@@ -64,12 +64,6 @@ export interface ResourceDefinition {
     beforeUpdate?(current: Row, changes: Row, ctx: WriteContext): Promise<Row> | Row;
     beforeDelete?(current: Row, ctx: WriteContext): Promise<void> | void;
   };
-}
-
-/** A caller as a visibility rule sees it: who, and what their roles (and scopes) grant. */
-export interface Caller {
-  principal: Principal;
-  permissions: PermissionSet;
 }
 
 export interface ParentAccess {

@@ -74,7 +74,7 @@ export async function openRuntime(config: TaprootConfig, logger: Logger, opts: R
     const relay = new OutboxRelay(dataSource, bus, { pollMs: config.relayPollMs, logger: logger.child({ component: 'outbox-relay' }) });
     closers.push(() => relay.stop());
     const projections = new ProjectionRunner(dataSource, bus);
-    const unitOfWork = new UnitOfWork(dataSource, relay, projections, config.projectionWaitMs);
+    const unitOfWork = new UnitOfWork(dataSource, relay, projections);
     return { config, logger, clock: opts.clock ?? systemClock, dataSource, bus, relay, projections, unitOfWork, close };
   } catch (error) {
     await close();

@@ -6,7 +6,7 @@ import { domainEvent, topicOf, UnitOfWork, type DomainEvent } from '@taproot/mes
 import { PG_ERRORS, pgErrorCode } from '@taproot/persistence';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PermissionResolver } from '../permissions/permission-resolver';
+import type { Caller } from '../caller/caller';
 import { covers } from '../permissions/permission-set';
 import { actorOf, type Principal } from '../principal/principal';
 import { assertAssignableRoles } from '../roles/role-assignment';
@@ -125,7 +125,7 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
  * be one of the organization's, and the caller must already hold everything the new key would
  * grant: a key can never mint a stronger one. Team keys never create organization keys.
  */
-async function assertMayGrant(manager: EntityManager, principal: Principal, attributes: Record<string, unknown>): Promise<void> {
+async function assertMayGrant(manager: EntityManager, principal: Caller, attributes: Record<string, unknown>): Promise<void> {
   if (principal.kind === 'team') {
     throw JsonApiError.of(403, 'Forbidden', 'A team API key cannot create an organization API key', 'FORBIDDEN');
   }
@@ -133,8 +133,7 @@ async function assertMayGrant(manager: EntityManager, principal: Principal, attr
     roleId: (attributes.role_id as string | null | undefined) ?? null,
     onCallRoleId: (attributes.on_call_role_id as string | null | undefined) ?? null,
   });
-  const caller = await new PermissionResolver(manager.connection).resolve(principal);
-  if (!covers(caller, granted) && !(await isOwner(manager, principal))) {
+  if (!covers(principal.permissions, granted) && !(await isOwner(manager, principal))) {
     throw JsonApiError.of(403, 'Forbidden', 'The new key would hold permissions the caller does not have', 'PRIVILEGE_ESCALATION');
   }
 }
@@ -154,7 +153,7 @@ async function isOwner(manager: EntityManager, principal: Principal): Promise<bo
 
 export class CreateApiKeyCommand {
   constructor(
-    readonly principal: Principal,
+    readonly principal: Caller,
     /** Validated by `parseResourcePayload(newApiKeySchema, ..., 'create')`. */
     readonly attributes: Row,
   ) {}
@@ -162,7 +161,7 @@ export class CreateApiKeyCommand {
 
 export class UpdateApiKeyCommand {
   constructor(
-    readonly principal: Principal,
+    readonly principal: Caller,
     readonly id: string,
     /** `name`, `description`, `expires_at`, validated by the controller. */
     readonly attributes: Row,
@@ -171,14 +170,14 @@ export class UpdateApiKeyCommand {
 
 export class DeleteApiKeyCommand {
   constructor(
-    readonly principal: Principal,
+    readonly principal: Caller,
     readonly id: string,
   ) {}
 }
 
 export class RotateApiKeyCommand {
   constructor(
-    readonly principal: Principal,
+    readonly principal: Caller,
     readonly id: string,
     /** `expires_at`, `grace_period_minutes`, validated by `parseResourcePayload(rotateApiKeySchema, ...)`. */
     readonly attributes: Row,

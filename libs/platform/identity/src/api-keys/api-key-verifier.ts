@@ -31,6 +31,15 @@ export class ApiKeyVerifier {
   ) {}
 
   async verify(token: string): Promise<Principal | null> {
+    return (await this.verifyKey(token))?.principal ?? null;
+  }
+
+  /**
+   * The key's principal and until when this token stays valid without a change to the key
+   * (its expiry, or the end of a rotation's grace when the replaced token was sent): a cache of
+   * verified keys never outlives either.
+   */
+  async verifyKey(token: string): Promise<{ principal: Principal; validUntil: number | null } | null> {
     if (token.length < 16 || token.length > 512) return null;
     const prefix = tokenPrefix(token);
     const rows: KeyRow[] = await this.dataSource.query(
@@ -45,6 +54,7 @@ export class ApiKeyVerifier {
     const hash = hashToken(token);
     // Compare every candidate in constant time (no early exit); the prefix alone never authenticates.
     let match: KeyRow | undefined;
+    let byPrevious = false;
     for (const row of rows) {
       const current = sameHash(row.token_hash, hash);
       const previous =
@@ -52,11 +62,15 @@ export class ApiKeyVerifier {
         sameHash(row.previous_token_hash, hash) &&
         row.grace_period_ends_at !== null &&
         now.getTime() < row.grace_period_ends_at.getTime();
-      if ((current || previous) && !match) match = row;
+      if ((current || previous) && !match) {
+        match = row;
+        byPrevious = !current;
+      }
     }
     if (!match || (match.expires_at && match.expires_at.getTime() <= now.getTime())) return null;
-    this.usage?.record(match.id, now);
-    return {
+    this.recordUse(match.id, now);
+    const bounds = [match.expires_at?.getTime(), byPrevious ? match.grace_period_ends_at?.getTime() : undefined].filter((t) => t !== undefined);
+    const principal: Principal = {
       organizationId: match.organization_id,
       userId: match.user_id,
       apiKeyId: match.id,
@@ -65,5 +79,11 @@ export class ApiKeyVerifier {
       rateLimits: { readsPerMinute: match.rate_limit_reads_per_minute, writesPerMinute: match.rate_limit_writes_per_minute },
       sessionId: null,
     };
+    return { principal, validUntil: bounds.length ? Math.min(...bounds) : null };
+  }
+
+  /** A request this key authenticated (also when its caller came from a cache). */
+  recordUse(apiKeyId: string, at: Date): void {
+    this.usage?.record(apiKeyId, at);
   }
 }

@@ -2,8 +2,7 @@ import { RequirePermission } from '../permissions/require-permission';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { JsonApiError, parseResourcePayload, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
-import { CurrentPrincipal } from '../principal/bearer-auth.guard';
-import type { Principal } from '../principal/principal';
+import { CurrentCaller, type Caller } from '../caller/caller';
 import {
   apiKeyDocument,
   CreateApiKeyCommand,
@@ -52,13 +51,13 @@ export class ApiKeysController {
 
   @Get()
   @RequirePermission('api_keys', 'read')
-  list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery): Promise<CollectionDocument> {
+  list(@CurrentCaller() principal: Caller, @Query() query: FlatQuery): Promise<CollectionDocument> {
     return this.queries.execute(new ListApiKeysQuery(principal.organizationId, query));
   }
 
   @Get(':id')
   @RequirePermission('api_keys', 'read')
-  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
+  get(@CurrentCaller() principal: Caller, @Param('id') id: string): Promise<SingleDocument> {
     return this.queries.execute(new GetApiKeyQuery(principal.organizationId, id));
   }
 
@@ -66,7 +65,7 @@ export class ApiKeysController {
   @Post()
   @RequirePermission('api_keys', 'create')
   @HttpCode(201)
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<SingleDocument> {
+  async create(@CurrentCaller() principal: Caller, @Body() body: unknown): Promise<SingleDocument> {
     const { attributes } = parseResourcePayload(newApiKeySchema, body, 'create');
     const result: ApiKeyResult = await this.commands.execute(new CreateApiKeyCommand(principal, attributes));
     return apiKeyDocument(result);
@@ -74,7 +73,7 @@ export class ApiKeysController {
 
   @Put(':id')
   @RequirePermission('api_keys', 'update')
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
+  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
     const result: ApiKeyResult = await this.commands.execute(new UpdateApiKeyCommand(principal, id, parseUpdate(body)));
     return apiKeyDocument(result);
   }
@@ -82,14 +81,14 @@ export class ApiKeysController {
   /** Same as PUT (the spec asks for PATCH beside the reference's PUT). */
   @Patch(':id')
   @RequirePermission('api_keys', 'update')
-  patch(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
+  patch(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
     return this.update(principal, id, body);
   }
 
   /** Revokes the key: 200 with the revoked key, its token answers 401 from now on. */
   @Delete(':id')
   @RequirePermission('api_keys', 'delete')
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
+  async remove(@CurrentCaller() principal: Caller, @Param('id') id: string): Promise<SingleDocument> {
     const result: ApiKeyResult = await this.commands.execute(new DeleteApiKeyCommand(principal, id));
     return apiKeyDocument(result);
   }
@@ -97,7 +96,7 @@ export class ApiKeysController {
   /** 200 `api_key_with_token_response` with the new token; the body is optional. */
   @Post(':id/rotate')
   @HttpCode(200)
-  async rotate(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
+  async rotate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
     const payload = body === undefined || body === null ? { data: { type: rotateApiKeySchema.type, attributes: {} } } : body;
     const { attributes } = parseResourcePayload(rotateApiKeySchema, payload, 'update');
     const result: ApiKeyResult = await this.commands.execute(new RotateApiKeyCommand(principal, id, attributes));

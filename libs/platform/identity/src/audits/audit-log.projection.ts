@@ -37,8 +37,6 @@ export const AUDIT_LOG_CREATED = 'audit_log.created';
 export class AuditLogProjection implements Projection {
   readonly name = AUDIT_CONSUMER;
   readonly topics = CONTEXTS.map(topicOf);
-  // The audit log follows the write within milliseconds; the write does not wait for it.
-  readonly awaitedByWriters = false;
 
   handles(eventType: string): boolean {
     return !eventType.startsWith('audit_log.');

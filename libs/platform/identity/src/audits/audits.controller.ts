@@ -3,8 +3,7 @@ import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { listDocument, type FlatQuery } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { RequirePermission } from '../permissions/require-permission';
-import { CurrentPrincipal } from '../principal/bearer-auth.guard';
-import type { Principal } from '../principal/principal';
+import { CurrentCaller, type Caller } from '../caller/caller';
 import { auditSchema } from './audit.schema';
 
 /** `GET /v1/audits`: read-only, filtered by actor (user, key), item type, source and date. */
@@ -17,7 +16,7 @@ export class AuditsController {
 
   @Get()
   @RequirePermission('audits', 'read')
-  list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery) {
+  list(@CurrentCaller() principal: Caller, @Query() query: FlatQuery) {
     return listDocument({ db: this.dataSource, schema: auditSchema, query, organizationId: principal.organizationId, cursorSecret: this.config.cursorSecret });
   }
 }

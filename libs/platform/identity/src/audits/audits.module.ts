@@ -8,6 +8,6 @@ export class AuditsModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
   async onModuleInit(): Promise<void> {
-    await this.projections.register(new AuditLogProjection());
+    await this.projections.subscribe(new AuditLogProjection());
   }
 }

@@ -1,4 +1,7 @@
-import type { DataSource } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+
+/** The pool or a transaction's manager. */
+type Queryable = Pick<EntityManager, 'query'>;
 import type { Principal } from '../principal/principal';
 import { effectivePermissions, type CallerRoles, type RoleRecord } from './effective-permissions';
 import { NO_ACCESS, type PermissionSet } from './permission-set';
@@ -16,10 +19,12 @@ interface AssignmentRow {
  * Loads what `effectivePermissions` needs for a principal: which roles apply (the key's for
  * global keys, the organization's User roles for team keys, the user's for personal keys and
  * OAuth tokens) and those roles' rows,
- * from the write tables, in the principal's organization only.
+ * from the write tables, in the principal's organization only. The bearer guard resolves the
+ * request's caller with it once; a rule about someone else (may this subscriber read private
+ * incidents?) uses `permissionsOf`.
  */
 export class PermissionResolver {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: Queryable) {}
 
   async resolve(principal: ScopedPrincipal): Promise<PermissionSet> {
     const assignment = await this.assignment(principal);
@@ -71,4 +76,9 @@ export class PermissionResolver {
     );
     return user ? { kind: principal.kind, ...user } : null;
   }
+}
+
+/** The effective permissions of someone other than the caller, read in the given transaction. */
+export function permissionsOf(db: Queryable, principal: ScopedPrincipal): Promise<PermissionSet> {
+  return new PermissionResolver(db).resolve(principal);
 }

@@ -1,15 +1,14 @@
 import { Injectable, Optional, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { Caller } from '../caller/caller';
 import { Reflector } from '@nestjs/core';
 import { JsonApiError } from '@taproot/json-api';
 import type { Principal } from '../principal/principal';
 import { actionsOn, can, type PermissionSet } from './permission-set';
-import { PermissionResolver } from './permission-resolver';
 import { REQUIRED_PERMISSION, type RequiredPermission } from './require-permission';
 import { TEAM_OWNED, TeamOwnershipChecker, type OwnershipRequest, type TeamOwnedRoute } from './team-ownership';
 
 interface GuardedRequest extends OwnershipRequest {
-  principal?: Principal;
-  permissions?: PermissionSet;
+  caller?: Caller;
 }
 
 function callerOf(principal: Principal | undefined): string {
@@ -47,7 +46,6 @@ function notOwned(required: RequiredPermission, route: TeamOwnedRoute): JsonApiE
 export class PermissionGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly resolver: PermissionResolver,
     @Optional() private readonly ownership?: TeamOwnershipChecker,
   ) {}
 
@@ -58,16 +56,15 @@ export class PermissionGuard implements CanActivate {
     ]);
     if (!required) return true;
     const request = context.switchToHttp().getRequest<GuardedRequest>();
-    const principal = request.principal;
+    const caller = request.caller;
     // A public route that asks for a permission is a mistake: refuse rather than let it through.
-    if (!principal) throw forbidden(required, undefined, { unrestricted: false, grants: new Map() });
-    request.permissions ??= await this.resolver.resolve(principal);
-    if (can(request.permissions, required.family, required.action)) return true;
+    if (!caller) throw forbidden(required, undefined, { unrestricted: false, grants: new Map() });
+    if (can(caller.permissions, required.family, required.action)) return true;
     const owned = this.reflector.get<TeamOwnedRoute | undefined>(TEAM_OWNED, context.getHandler());
-    if (owned && this.ownership && principal.kind === 'team' && principal.teamId) {
-      if (await this.ownership.owns(principal.organizationId, principal.teamId, owned, request)) return true;
+    if (owned && this.ownership && caller.kind === 'team' && caller.teamId) {
+      if (await this.ownership.owns(caller.organizationId, caller.teamId, owned, request)) return true;
       throw notOwned(required, owned);
     }
-    throw forbidden(required, principal, request.permissions);
+    throw forbidden(required, caller, caller.permissions);
   }
 }

@@ -1,10 +1,10 @@
-import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { JsonApiError } from '@taproot/json-api';
 import { recordRequestSession } from '@taproot/messaging';
-import { ApiKeyVerifier } from '../api-keys/api-key-verifier';
-import { ACCESS_TOKEN_VERIFIER, type AccessTokenVerifier } from '../oauth/access-token-verifier';
+import type { Caller } from '../caller/caller';
+import { CallerResolver } from '../caller/caller-resolver';
 import { rateLimitHeaders, RateLimiter, RateLimitExceededError, requestKind } from '../rate-limits/rate-limiter';
 import type { Principal } from './principal';
 
@@ -17,6 +17,7 @@ interface AuthenticatedRequest {
   ip?: string;
   headers: Record<string, string | string[] | undefined>;
   principal?: Principal;
+  caller?: Caller;
 }
 
 /**
@@ -32,13 +33,15 @@ function unauthorized(detail: string, headers: Record<string, string> = {}, toke
   );
 }
 
-/** Every /v1 request carries `Authorization: Bearer <token>` (spec, "Authentication"). */
+/**
+ * Every /v1 request carries `Authorization: Bearer <token>` (spec, "Authentication"). The guard
+ * resolves the request's Caller, principal and permissions, once (`CurrentCaller`).
+ */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly apiKeys: ApiKeyVerifier,
-    @Inject(ACCESS_TOKEN_VERIFIER) private readonly accessTokens: AccessTokenVerifier,
+    private readonly callers: CallerResolver,
     private readonly limiter: RateLimiter,
     @Inject(TAPROOT_CONFIG) private readonly config: TaprootConfig,
   ) {}
@@ -62,17 +65,10 @@ export class BearerAuthGuard implements CanActivate {
     if (typeof header !== 'string' || header.trim() === '') return this.refuse(request, 'The Authorization header is missing');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) return this.refuse(request, 'The Authorization header must be "Bearer <token>"');
-    // The client does not say which kind of token it sends: API keys first, then OAuth.
-    const principal = (await this.apiKeys.verify(match[1])) ?? (await this.accessTokens.verify(match[1]));
-    if (!principal) return this.refuse(request, 'The token is unknown, revoked or expired', true);
-    request.principal = principal;
-    recordRequestSession(principal.sessionId ?? null);
+    const caller = await this.callers.resolve(match[1]);
+    if (!caller) return this.refuse(request, 'The token is unknown, revoked or expired', true);
+    request.principal = request.caller = caller;
+    recordRequestSession(caller.sessionId ?? null);
     return true;
   }
 }
-
-export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
-  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
-  if (!principal) throw unauthorized('The request is not authenticated');
-  return principal;
-});

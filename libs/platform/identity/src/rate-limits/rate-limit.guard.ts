@@ -36,7 +36,7 @@ export class RateLimitGuard implements CanActivate {
     // Per API key; an OAuth token counts against its client and user together.
     const clientId = (principal as { clientId?: string | null }).clientId ?? 'none';
     const subject = principal.apiKeyId ? `key:${principal.apiKeyId}` : `oauth:${clientId}:${principal.organizationId}:${principal.userId}`;
-    const decision = await this.limiter.hit(`${subject}:${kind}`, limit);
+    const decision = await this.limiter.take(`${subject}:${kind}`, limit);
     if (!decision.allowed) throw new RateLimitExceededError(decision);
     const reply = http.getResponse<HeaderReply>();
     for (const [name, value] of Object.entries(rateLimitHeaders(decision))) reply.header(name, value);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { openTestDataSource } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
-import { rateLimitHeaders, RateLimiter } from './rate-limiter';
+import { leaseSize, rateLimitHeaders, RateLimiter } from './rate-limiter';
 
 /** A clock the test moves by hand (architecture rule 10). */
 function manualClock(iso: string) {
@@ -103,6 +103,55 @@ describe('RateLimiter (sliding window on PostgreSQL)', () => {
     } finally {
       await other.destroy();
     }
+  });
+
+  test('take admits a lease of requests per database round trip, counting each one in the headers', async () => {
+    const clock = manualClock('2026-11-23T10:00:05.000Z');
+    let statements = 0;
+    const counted = { query: (sql: string, params?: unknown[]) => (statements++, ds.query(sql, params)) } as unknown as DataSource;
+    const limiter = new RateLimiter(counted, clock);
+    const bucket = randomUUID();
+    assert.equal(leaseSize(3000), 60);
+    const used: number[] = [];
+    for (let i = 0; i < 60; i++) used.push((await limiter.take(bucket, 3000)).used);
+    assert.deepEqual(used, Array.from({ length: 60 }, (_, i) => i + 1));
+    // One claim (the cleanup of old windows runs once a minute beside it).
+    assert.equal(statements, 2);
+    const [{ count }] = await ds.query('SELECT count FROM rate_limit_windows WHERE bucket = $1', [bucket]);
+    assert.equal(count, 60, 'the lease is counted in the database before any of it is used');
+    await limiter.take(bucket, 3000);
+    assert.equal(statements, 3, 'the 61st request renews the lease');
+  });
+
+  test('replicas taking leases together never admit more than the limit, and leave at most a lease each unused', async () => {
+    const clock = manualClock('2026-11-23T10:00:05.000Z');
+    const other = await openTestDataSource((ds.options as { url: string }).url);
+    try {
+      const replicas = [new RateLimiter(ds, clock), new RateLimiter(other, clock)];
+      const bucket = randomUUID();
+      const limit = 400; // leases of 8
+      let admitted = 0;
+      await Promise.all(
+        replicas.map(async (replica) => {
+          for (let i = 0; i < 300; i++) if ((await replica.take(bucket, limit)).allowed) admitted++;
+        }),
+      );
+      assert.ok(admitted <= limit, `admitted ${admitted} of a limit of ${limit}`);
+      assert.ok(admitted >= limit - 2 * leaseSize(limit), `admitted only ${admitted}: more than a lease per replica went unused`);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  test('a lease does not outlive its window', async () => {
+    const clock = manualClock('2026-11-23T10:00:50.000Z');
+    const limiter = new RateLimiter(ds, clock);
+    const bucket = randomUUID();
+    await limiter.take(bucket, 1000); // a lease of 20 in the 10:00 window
+    clock.advance(20_000);
+    await limiter.take(bucket, 1000);
+    const rows: { count: number }[] = await ds.query('SELECT count FROM rate_limit_windows WHERE bucket = $1 ORDER BY window_start', [bucket]);
+    assert.deepEqual(rows.map((r) => r.count), [20, 20], 'the new window claimed its own lease');
   });
 
   test('headers follow the spec’s format', () => {

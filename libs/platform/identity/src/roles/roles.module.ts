@@ -29,7 +29,7 @@ export class RolesModule implements OnModuleInit {
     @Inject(TOOLING) private readonly tooling: DeclaredResourceTooling,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    for (const definition of ROLE_RESOURCES) await this.projections.register(this.tooling.projection(definition));
+  onModuleInit(): void {
+    for (const definition of ROLE_RESOURCES) this.projections.inline(this.tooling.projection(definition));
   }
 }

@@ -1,13 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type FlatQuery } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
-import { PermissionResolver } from '../permissions/permission-resolver';
 import { can } from '../permissions/permission-set';
 import { forbidden } from '../permissions/permission.guard';
 import { RequirePermission } from '../permissions/require-permission';
 import { OwnedByTeam, TeamOwnershipChecker, type TeamOwnedRoute } from '../permissions/team-ownership';
-import { CurrentPrincipal } from '../principal/bearer-auth.guard';
-import type { Principal } from '../principal/principal';
+import { CurrentCaller, type Caller } from '../caller/caller';
 import { MEMBERSHIP_ATTRIBUTES, teamSchema } from './team.schema';
 import { TeamsService } from './teams.service';
 
@@ -18,14 +16,12 @@ type Row = Record<string, unknown>;
 /** `/v1/teams` (type `groups`), permission family `groups`; membership also needs `members` update. */
 @Controller('v1/teams')
 export class TeamsController {
-  private readonly resolver: PermissionResolver;
   private readonly ownership: TeamOwnershipChecker;
 
   constructor(
     private readonly teams: TeamsService,
     dataSource: DataSource,
   ) {
-    this.resolver = new PermissionResolver(dataSource);
     this.ownership = new TeamOwnershipChecker(dataSource);
   }
 
@@ -33,68 +29,66 @@ export class TeamsController {
    * Spec, Errors: managing membership through `user_ids` / `admin_ids` needs its own permission:
    * `update` on `members`, on top of the route's `groups` permission. 403 otherwise.
    */
-  private async assertMayManageMembership(principal: Principal, attributes: Row[]): Promise<void> {
+  private assertMayManageMembership(caller: Caller, attributes: Row[]): void {
     if (!attributes.some((a) => MEMBERSHIP_ATTRIBUTES.some((name) => name in a))) return;
-    const permissions = await this.resolver.resolve(principal);
-    if (can(permissions, 'members', 'update')) return;
-    const error = forbidden({ family: 'members', action: 'update' }, principal, permissions);
+    if (can(caller.permissions, 'members', 'update')) return;
+    const error = forbidden({ family: 'members', action: 'update' }, caller, caller.permissions);
     throw JsonApiError.of(403, 'Forbidden', `Changing team membership (user_ids, admin_ids) needs update on members. ${error.errors[0]?.detail ?? ''}`.trim(), 'PERMISSION_DENIED');
   }
 
   @Get()
   @RequirePermission('groups', 'read')
-  list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery) {
+  list(@CurrentCaller() principal: Caller, @Query() query: FlatQuery) {
     return this.teams.list(principal.organizationId, query);
   }
 
   @Post('bulk_upsert')
   @RequirePermission('groups', 'create')
   @HttpCode(200)
-  async bulkUpsert(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+  async bulkUpsert(@CurrentCaller() principal: Caller, @Body() body: unknown) {
     // Upsert creates and updates: both are needed (reference, bulkUpsertGroups).
-    const permissions = await this.resolver.resolve(principal);
-    if (!can(permissions, 'groups', 'update')) throw forbidden({ family: 'groups', action: 'update' }, principal, permissions);
+    if (!can(principal.permissions, 'groups', 'update')) throw forbidden({ family: 'groups', action: 'update' }, principal, principal.permissions);
     const entities = parseBulkUpsert(body);
-    await this.assertMayManageMembership(principal, entities.map((e) => e.input));
+    this.assertMayManageMembership(principal, entities.map((e) => e.input));
     return this.teams.bulkUpsert(principal, entities);
   }
 
   @Post('bulk_delete')
   @RequirePermission('groups', 'delete')
   @HttpCode(200)
-  bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+  bulkDelete(@CurrentCaller() principal: Caller, @Body() body: unknown) {
     return this.teams.bulkDelete(principal, parseBulkDelete(teamSchema, body));
   }
 
   @Get(':id')
   @RequirePermission('groups', 'read')
-  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
     return this.teams.get(principal.organizationId, id);
   }
 
   @Post()
   @RequirePermission('groups', 'create')
   @HttpCode(201)
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+  async create(@CurrentCaller() principal: Caller, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(teamSchema, body, 'create');
-    await this.assertMayManageMembership(principal, [attributes]);
+    this.assertMayManageMembership(principal, [attributes]);
     return this.teams.create(principal, attributes);
   }
 
   @Put(':id')
   @RequirePermission('groups', 'update')
   @OwnedByTeam(OWN_TEAM)
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(teamSchema, body, 'update');
     // A team key administers its own team, membership included (spec: "same permissions as a team admin").
     const ownTeam = principal.kind === 'team' && !!principal.teamId && (await this.ownership.owns(principal.organizationId, principal.teamId, OWN_TEAM, { params: { id } }));
-    if (!ownTeam) await this.assertMayManageMembership(principal, [attributes]);
+    if (!ownTeam) this.assertMayManageMembership(principal, [attributes]);
     return this.teams.update(principal, id, attributes);
   }
 
   @Delete(':id')
   @RequirePermission('groups', 'delete')
-  remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
     return this.teams.delete(principal, id);
   }
 }

@@ -8,7 +8,7 @@ import { TeamsProjection, TeamsService } from './teams.service';
 export class TeamsModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
-  async onModuleInit(): Promise<void> {
-    await this.projections.register(new TeamsProjection());
+  onModuleInit(): void {
+    this.projections.inline(new TeamsProjection());
   }
 }

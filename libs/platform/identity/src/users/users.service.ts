@@ -10,7 +10,7 @@ import {
 } from '@taproot/json-api';
 import { domainEvent, topicOf, UnitOfWork, type DomainEvent } from '@taproot/messaging';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PermissionResolver } from '../permissions/permission-resolver';
+import type { Caller } from '../caller/caller';
 import { covers } from '../permissions/permission-set';
 import { actorOf, type Principal } from '../principal/principal';
 import { assertAssignableRoles } from '../roles/role-assignment';
@@ -63,7 +63,7 @@ export class UsersService {
     return this.get(principal.organizationId, String(principal.userId));
   }
 
-  update(principal: Principal, id: string, attributes: Row): Promise<SingleDocument> {
+  update(principal: Caller, id: string, attributes: Row): Promise<SingleDocument> {
     return this.unitOfWork.run(async (manager, emitter) => {
       const userId = parseUserId(id);
       const current = await this.lock(manager, principal.organizationId, id, userId);
@@ -72,8 +72,7 @@ export class UsersService {
         const onCallRoleId = 'on_call_role_id' in attributes ? ((attributes.on_call_role_id as string | null) ?? null) : ((current.on_call_role_id as string | null) ?? null);
         const granted = await assertAssignableRoles(manager, principal.organizationId, { roleId, onCallRoleId });
         // Nobody hands out more than they hold (the same rule as API keys).
-        const caller = await new PermissionResolver(manager.connection).resolve(principal);
-        if ((roleId !== null || onCallRoleId !== null) && !covers(caller, granted)) {
+        if ((roleId !== null || onCallRoleId !== null) && !covers(principal.permissions, granted)) {
           throw JsonApiError.of(403, 'Forbidden', 'The roles would grant this user permissions the caller does not have', 'PRIVILEGE_ESCALATION');
         }
       }

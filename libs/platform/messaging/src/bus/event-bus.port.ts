@@ -7,15 +7,20 @@ export interface BusMessage {
   event: DomainEvent;
 }
 
-export type BusHandler = (event: DomainEvent, topic: string) => Promise<void>;
+/**
+ * Receives a batch of one topic's events, in order per key. A consumer applies the batch in one
+ * transaction where it can: one commit per batch instead of one per event.
+ */
+export type BusHandler = (events: DomainEvent[], topic: string) => Promise<void>;
 
 export interface BusSubscription {
   /** Consumer group: each group receives every message once (Kafka semantics). */
   groupId: string;
   topics: string[];
   /**
-   * Called once per message, in order per key. A rejection means "not processed": the
-   * adapter redelivers it (Kafka: offset not committed; in-process: retried).
+   * A rejection means "not processed": the adapter redelivers the batch (Kafka: offsets not
+   * committed; in-process: retried). Kafka narrows a batch that keeps failing down to the one
+   * message that fails and parks that one in the dead-letter topic.
    */
   handler: BusHandler;
 }

@@ -16,16 +16,16 @@ test('each consumer group gets the batch in order, and groups run side by side: 
     groupId: 'slow',
     topics: ['taproot.test'],
     // Waits for the other group to have the whole batch: delivering the groups one after the other would never get there.
-    handler: async (event) => {
+    handler: async (events) => {
       await Promise.race([fastFinished, new Promise((_, reject) => setTimeout(() => reject(new Error('the fast group was held back')), 1000))]);
-      slow.push(event.id);
+      slow.push(...events.map((e) => e.id));
     },
   });
   await bus.subscribe({
     groupId: 'fast',
     topics: ['taproot.test'],
-    handler: async (event) => {
-      fast.push(event.id);
+    handler: async (events) => {
+      fast.push(...events.map((e) => e.id));
       if (fast.length === 3) fastDone();
     },
   });
@@ -41,4 +41,16 @@ test('publish rejects when a group keeps failing, after its retries', async () =
   await bus.subscribe({ groupId: 'broken', topics: ['taproot.test'], handler: async () => void (calls++, assert.fail('boom')) });
   await assert.rejects(bus.publish([message(1)]), /boom/);
   assert.equal(calls, 3);
+});
+
+test('a group gets one batch per topic of a publish, in order', async () => {
+  const bus = new InProcessEventBus();
+  const batches: [string, string[]][] = [];
+  await bus.subscribe({ groupId: 'batches', topics: ['taproot.test', 'taproot.other'], handler: async (events, topic) => void batches.push([topic, events.map((e) => e.id)]) });
+  const other = (n: number): BusMessage => ({ ...message(n), topic: 'taproot.other' });
+  await bus.publish([message(1), other(2), message(3), other(4)]);
+  assert.deepEqual(batches, [
+    ['taproot.test', ['1', '3']],
+    ['taproot.other', ['2', '4']],
+  ]);
 });

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { Kafka, logLevel } from 'kafkajs';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a test-only tool, not a workspace project
 import { type KafkaBroker, startKafkaBroker } from '../../../../../tools/kafka/broker';
-import type { DomainEvent } from '../event-envelope';
+import { registerEventContract, type DomainEvent } from '../event-envelope';
 import { KafkaEventBus } from './kafka.bus';
 
 let broker: KafkaBroker;
@@ -77,6 +77,35 @@ async function committed(groupId: string, topic: string): Promise<number> {
   }
 }
 
+interface DeadLetter {
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+}
+
+/** Reads `<topic>.dlq` from the start until it holds `count` messages. */
+async function deadLetters(topic: string, count: number): Promise<DeadLetter[]> {
+  const kafka = new Kafka({ clientId: 'kafka-bus-spec-dlq', brokers: broker.brokers, logLevel: logLevel.NOTHING });
+  const reader = kafka.consumer({ groupId: `dlq-reader-${randomUUID()}` });
+  const dead: DeadLetter[] = [];
+  await reader.connect();
+  try {
+    // The bus creates the dead-letter topic just before it sends there.
+    await waitFor('the dead-letter topic', async () => (await listTopics()).includes(`${topic}.dlq`));
+    await reader.subscribe({ topic: `${topic}.dlq`, fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ message }) => {
+        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
+        dead.push({ key: String(message.key), value: String(message.value), headers });
+      },
+    });
+    await waitFor(`${count} dead-lettered message(s)`, () => dead.length >= count, 45_000);
+    return dead;
+  } finally {
+    await reader.disconnect();
+  }
+}
+
 const ORDERS = 'spec.ordered';
 const byKey = new Map<string, number[]>();
 
@@ -84,11 +113,13 @@ test('delivers every event, in order per aggregate', { timeout: 60_000 }, async 
   await bus.subscribe({
     groupId: 'spec-ordered',
     topics: [ORDERS],
-    handler: async (e, topic) => {
+    handler: async (events, topic) => {
       assert.equal(topic, ORDERS);
-      const list = byKey.get(e.aggregate_id) ?? [];
-      list.push((e.payload as { seq: number }).seq);
-      byKey.set(e.aggregate_id, list);
+      for (const e of events) {
+        const list = byKey.get(e.aggregate_id) ?? [];
+        list.push((e.payload as { seq: number }).seq);
+        byKey.set(e.aggregate_id, list);
+      }
     },
   });
   const batch = (from: number) =>
@@ -141,24 +172,7 @@ test('a handler that keeps failing parks the message in <topic>.dlq and moves on
   await bus.publish([{ topic, key: 'agg-p', event: poison }]);
   await waitFor('every attempt', () => calls === 6);
 
-  const kafka = new Kafka({ clientId: 'kafka-bus-spec-dlq', brokers: broker.brokers, logLevel: logLevel.NOTHING });
-  const reader = kafka.consumer({ groupId: `dlq-reader-${randomUUID()}` });
-  const dead: { key: string; value: string; headers: Record<string, string> }[] = [];
-  await reader.connect();
-  try {
-    // The bus creates the dead-letter topic just before it sends there.
-    await waitFor('the dead-letter topic', async () => (await listTopics()).includes(`${topic}.dlq`));
-    await reader.subscribe({ topic: `${topic}.dlq`, fromBeginning: true });
-    await reader.run({
-      eachMessage: async ({ message }) => {
-        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
-        dead.push({ key: String(message.key), value: String(message.value), headers });
-      },
-    });
-    await waitFor('the dead-lettered message', () => dead.length === 1, 45_000);
-  } finally {
-    await reader.disconnect();
-  }
+  const dead = await deadLetters(topic, 1);
   assert.equal(calls, 6); // first attempt + 5 retries
   assert.equal(dead[0].key, 'agg-p');
   assert.deepEqual(JSON.parse(dead[0].value), poison);
@@ -167,6 +181,65 @@ test('a handler that keeps failing parks the message in <topic>.dlq and moves on
   assert.equal(dead[0].headers['dlq-source-topic'], topic);
   assert.equal(dead[0].headers['dlq-group-id'], 'spec-poison');
   await waitFor('the commit past the dead-lettered message', async () => (await committed('spec-poison', topic)) === 1);
+});
+
+test('a malformed message or a payload breaking its contract is dead-lettered before any handler sees it', { timeout: 60_000 }, async () => {
+  const topic = 'spec.malformed';
+  registerEventContract('gauge.read', 1, (p) => (typeof p.value === 'number' ? null : 'value must be a number'));
+  const handled: string[] = [];
+  await bus.subscribe({ groupId: 'spec-malformed', topics: [topic], handler: async (events) => void handled.push(...events.map((e) => e.id)) });
+  const good = event('agg-m', 1, 'gauge.read');
+  good.payload = { value: 3 };
+  const broken = { ...event('agg-m', 2, 'gauge.read'), payload: { value: 'three' } };
+  const producer = new Kafka({ clientId: 'kafka-bus-spec-raw', brokers: broker.brokers, logLevel: logLevel.NOTHING }).producer();
+  await producer.connect();
+  try {
+    await producer.send({
+      topic,
+      messages: [
+        { key: 'agg-m', value: 'not json' },
+        { key: 'agg-m', value: JSON.stringify({ ...event('agg-m', 3), id: 42 }) },
+        { key: 'agg-m', value: JSON.stringify(broken) },
+        { key: 'agg-m', value: JSON.stringify(good) },
+      ],
+    });
+  } finally {
+    await producer.disconnect();
+  }
+  const dead = await deadLetters(topic, 3);
+  await waitFor('the valid event', () => handled.length === 1);
+  assert.deepEqual(handled, [good.id]);
+  assert.deepEqual(
+    dead.map((d) => d.headers['dlq-error']),
+    [
+      dead[0].headers['dlq-error'],
+      'MalformedEventError: id must be a uuid',
+      'MalformedEventError: payload of gauge.read v1: value must be a number',
+    ],
+  );
+  assert.match(dead[0].headers['dlq-error'], /^MalformedEventError: .*JSON/);
+  await waitFor('every offset committed', async () => (await committed('spec-malformed', topic)) === 4);
+});
+
+test('a batch that keeps failing is narrowed down: only the failing message is parked', { timeout: 90_000 }, async () => {
+  const topic = 'spec.narrowed';
+  const events = [1, 2, 3].map((n) => event('agg-n', n));
+  const poisonId = events[1].id;
+  const handled: string[] = [];
+  await bus.subscribe({
+    groupId: 'spec-narrowed',
+    topics: [topic],
+    handler: async (batch) => {
+      if (batch.some((e) => e.id === poisonId)) throw new Error('poisoned batch');
+      handled.push(...batch.map((e) => e.id));
+    },
+  });
+  await bus.publish(events.map((e) => ({ topic, key: 'agg-n', event: e })));
+  const dead = await deadLetters(topic, 1);
+  await waitFor('the healthy events', () => handled.length === 2, 45_000);
+  assert.deepEqual(handled, [events[0].id, events[2].id]);
+  assert.equal(JSON.parse(dead[0].value).id, poisonId);
+  await waitFor('every offset committed', async () => (await committed('spec-narrowed', topic)) === 3);
 });
 
 test('ping follows the broker; publish fails while it is down and works after it is back', { timeout: 180_000 }, async () => {

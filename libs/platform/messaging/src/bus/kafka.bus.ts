@@ -1,7 +1,7 @@
 import {
   type Admin,
   type Consumer,
-  type EachMessagePayload,
+  type EachBatchPayload,
   type IHeaders,
   Kafka,
   type KafkaMessage,
@@ -11,7 +11,7 @@ import {
   Partitioners,
   type Producer,
 } from 'kafkajs';
-import type { DomainEvent } from '../event-envelope';
+import { MalformedEventError, parseDomainEvent, type DomainEvent } from '../event-envelope';
 import type { BusMessage, BusSubscription, EventBus } from './event-bus.port';
 
 export interface KafkaBusLogger {
@@ -50,8 +50,9 @@ interface ActiveSubscription extends BusSubscription {
 
 /**
  * The distributed bus on kafkajs. Publishing is at-least-once with an idempotent producer
- * (acks=all, one request in flight, so order holds per key); consuming commits an offset only
- * after the handler resolved, and parks a message that keeps failing in `<topic>.dlq`.
+ * (acks=all, one request in flight, so order holds per key); consuming hands the handler a
+ * partition's batch, commits offsets only after the handler resolved, and parks a message that
+ * is malformed or keeps failing in `<topic>.dlq`.
  */
 export class KafkaEventBus implements EventBus {
   readonly kind = 'kafka' as const;
@@ -252,7 +253,8 @@ export class KafkaEventBus implements EventBus {
       await consumer.subscribe({ topics: sub.topics, fromBeginning: true });
       await consumer.run({
         autoCommit: false,
-        eachMessage: (payload) => this.consume(sub, consumer, payload),
+        eachBatchAutoResolve: false,
+        eachBatch: (payload) => this.consume(sub, consumer, payload),
       });
       sub.restarts = 0;
       return consumer;
@@ -284,30 +286,63 @@ export class KafkaEventBus implements EventBus {
     }, delay);
   }
 
-  /** Handles one message; the offset is committed only once it was processed or dead-lettered. */
-  private async consume(sub: ActiveSubscription, consumer: Consumer, payload: EachMessagePayload): Promise<void> {
-    const { topic, partition, message } = payload;
-    const failure = await this.runHandler(sub, payload);
-    if (failure !== null) await this.deadLetter(sub, topic, partition, message, failure);
-    await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+  /**
+   * Handles one partition's batch: malformed messages go straight to the dead-letter topic; the
+   * rest go to the handler together. A batch that keeps failing is retried message by message, so
+   * only the message that fails is parked. Offsets are committed once processed or dead-lettered.
+   */
+  private async consume(sub: ActiveSubscription, consumer: Consumer, payload: EachBatchPayload): Promise<void> {
+    const { batch, heartbeat, isRunning, isStale } = payload;
+    const { topic, partition } = batch;
+    const commit = (message: KafkaMessage) =>
+      consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+    const valid: { message: KafkaMessage; event: DomainEvent }[] = [];
+    const parked: { message: KafkaMessage; error: unknown }[] = [];
+    for (const message of batch.messages) {
+      try {
+        valid.push({ message, event: parseDomainEvent(JSON.parse(message.value?.toString('utf8') ?? '')) });
+      } catch (error) {
+        parked.push({ message, error: error instanceof MalformedEventError ? error : new MalformedEventError(String(error)) });
+      }
+    }
+    for (const { message, error } of parked) await this.deadLetter(sub, topic, partition, message, error);
+    if (valid.length > 0 && isRunning() && !isStale()) {
+      const failure = await this.runHandler(sub, topic, partition, valid.map((v) => v.event), heartbeat);
+      if (failure !== null && valid.length === 1) await this.deadLetter(sub, topic, partition, valid[0].message, failure);
+      else if (failure !== null) {
+        for (const { message, event } of valid) {
+          const single = await this.runHandler(sub, topic, partition, [event], heartbeat);
+          if (single !== null) await this.deadLetter(sub, topic, partition, message, single);
+          payload.resolveOffset(message.offset);
+          await commit(message);
+        }
+        return;
+      }
+    } else if (valid.length > 0) {
+      return; // Rebalanced away: uncommitted, so the partition's new owner gets the batch.
+    }
+    const last = batch.messages[batch.messages.length - 1];
+    if (!last) return;
+    payload.resolveOffset(last.offset);
+    await commit(last);
   }
 
   /** Resolves null once the handler succeeded, or the last error once retries are exhausted. */
-  private async runHandler(sub: ActiveSubscription, { topic, partition, message, heartbeat }: EachMessagePayload): Promise<unknown> {
-    let event: DomainEvent;
-    try {
-      event = JSON.parse(message.value?.toString('utf8') ?? '') as DomainEvent;
-    } catch (error) {
-      return error; // Unparseable: retrying cannot help.
-    }
+  private async runHandler(
+    sub: ActiveSubscription,
+    topic: string,
+    partition: number,
+    events: DomainEvent[],
+    heartbeat: () => Promise<void>,
+  ): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await sub.handler(event, topic);
+        await sub.handler(events, topic);
         return null;
       } catch (error) {
         if (attempt >= HANDLER_RETRIES) return error;
         this.logger.warn(
-          { groupId: sub.groupId, topic, partition, offset: message.offset, attempt: attempt + 1, err: String(error) },
+          { groupId: sub.groupId, topic, partition, events: events.length, first: events[0]?.id, attempt: attempt + 1, err: String(error) },
           'event handler failed; retrying',
         );
         await new Promise((r) => setTimeout(r, HANDLER_BACKOFF_MS * 2 ** attempt));

@@ -1,115 +1,91 @@
-import { EventEmitter } from 'node:events';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventBus } from '../bus/event-bus.port';
 import type { DomainEvent } from '../event-envelope';
 
-/**
- * A consumer that maintains a read model. `apply` runs in a transaction together with the
- * inbox row, so an event is applied exactly once however often it is delivered.
- */
+/** A read model maintained from events. */
 export interface Projection {
-  /** Consumer group and inbox key; never rename a deployed projection. */
+  /** Consumer group and inbox key of an asynchronous projection; never rename a deployed one. */
   readonly name: string;
   readonly topics: readonly string[];
   handles(eventType: string): boolean;
   apply(event: DomainEvent, manager: EntityManager): Promise<void>;
-  /**
-   * Whether a write waits for this projection before it answers (read-your-writes). False for
-   * read models nobody reads back right after their own write (the audit log): waiting for them
-   * would only slow every write down.
-   */
-  readonly awaitedByWriters?: boolean;
 }
 
 /**
- * Runs an event through a consumer exactly once: the inbox insert and the effect share one
- * transaction; zero inserted rows means "already applied".
+ * Runs the events of a batch through a consumer exactly once: one transaction inserts the inbox
+ * rows `(consumer, event_id)` and applies the effect to the events whose row is new, so a
+ * redelivered event is skipped and a failed batch leaves no trace. Resolves the fresh events.
  */
+export async function applyBatchOnce(
+  dataSource: DataSource,
+  consumer: string,
+  events: DomainEvent[],
+  effect: (event: DomainEvent, manager: EntityManager) => Promise<void>,
+): Promise<DomainEvent[]> {
+  if (events.length === 0) return [];
+  return dataSource.transaction(async (manager) => {
+    const inserted: { event_id: string }[] = await manager.query(
+      'INSERT INTO inbox (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id',
+      [consumer, events.map((e) => e.id)],
+    );
+    const fresh = new Set(inserted.map((r) => r.event_id));
+    const applied: DomainEvent[] = [];
+    for (const event of events) {
+      // delete: an id twice in one batch (a redelivery joined to its first delivery) applies once.
+      if (!fresh.delete(event.id)) continue;
+      await effect(event, manager);
+      applied.push(event);
+    }
+    return applied;
+  });
+}
+
+/** `applyBatchOnce` for one event: true when it was applied now, false when it had been. */
 export async function applyOnce(
   dataSource: DataSource,
   consumer: string,
   event: DomainEvent,
   effect: (manager: EntityManager) => Promise<void>,
 ): Promise<boolean> {
-  return dataSource.transaction(async (manager) => {
-    const inserted: unknown[] = await manager.query(
-      'INSERT INTO inbox (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1',
-      [consumer, event.id],
-    );
-    if (inserted.length === 0) return false;
-    await effect(manager);
-    return true;
-  });
+  return (await applyBatchOnce(dataSource, consumer, [event], (_e, manager) => effect(manager))).length === 1;
 }
 
 /**
- * Subscribes projections to the bus and tells waiters when an event has been applied, so a
- * write can wait for its own read model (read-your-writes, docs/architecture.md).
+ * The read models of a process, of two kinds (architecture rule 5):
+ * - inline: the owning context's read model of its own resources, applied by the unit of work in
+ *   the command's transaction, so a write reads back its own change at once and nothing waits;
+ * - asynchronous: other consumers (the audit log, other contexts' read models), fed by the bus,
+ *   applying each delivered batch in one transaction with its inbox rows.
  */
 export class ProjectionRunner {
-  private readonly projections: Projection[] = [];
-  private readonly applied = new EventEmitter().setMaxListeners(0);
+  private readonly inlineProjections: Projection[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly bus: EventBus,
   ) {}
 
-  async register(projection: Projection): Promise<void> {
-    this.projections.push(projection);
+  /** A context's own read model: applied in the transaction of every write that emits its events. */
+  inline(projection: Projection): void {
+    this.inlineProjections.push(projection);
+  }
+
+  /** A consumer's read model, fed by the bus in batches. */
+  async subscribe(projection: Projection): Promise<void> {
     await this.bus.subscribe({
       groupId: projection.name,
       topics: [...projection.topics],
-      handler: async (event) => {
-        if (projection.handles(event.type)) {
-          await applyOnce(this.dataSource, projection.name, event, (m) => projection.apply(event, m));
-        }
-        this.applied.emit(`${projection.name}:${event.id}`);
+      handler: async (events) => {
+        const handled = events.filter((e) => projection.handles(e.type));
+        await applyBatchOnce(this.dataSource, projection.name, handled, (event, manager) => projection.apply(event, manager));
       },
     });
   }
 
-  /**
-   * Resolves when every projection that handles one of these events has applied it, or after
-   * `timeoutMs` (then false). Another replica may hold the partition, so the inbox is polled too.
-   */
-  async waitFor(events: DomainEvent[], timeoutMs: number): Promise<boolean> {
-    const pending = new Set<string>();
+  /** Applies the inline projections to a write's events inside the write's transaction. */
+  async applyInline(events: DomainEvent[], manager: EntityManager): Promise<void> {
     for (const event of events) {
-      for (const p of this.projections) if (p.awaitedByWriters !== false && p.handles(event.type)) pending.add(`${p.name}:${event.id}`);
+      for (const projection of this.inlineProjections) if (projection.handles(event.type)) await projection.apply(event, manager);
     }
-    if (pending.size === 0 || timeoutMs <= 0) return pending.size === 0;
-    return new Promise<boolean>((resolve) => {
-      const listeners = new Map<string, () => void>();
-      let poll: NodeJS.Timeout | undefined;
-      const finish = (ok: boolean) => {
-        clearTimeout(deadline);
-        clearTimeout(poll);
-        for (const [key, fn] of listeners) this.applied.off(key, fn);
-        resolve(ok);
-      };
-      const done = (key: string) => {
-        pending.delete(key);
-        if (pending.size === 0) finish(true);
-      };
-      for (const key of pending) {
-        const fn = () => done(key);
-        listeners.set(key, fn);
-        this.applied.once(key, fn);
-      }
-      const deadline = setTimeout(() => finish(false), timeoutMs);
-      const check = async () => {
-        const keys = [...pending].map((k) => k.split(':') as [string, string]);
-        const rows: { consumer: string; event_id: string }[] = await this.dataSource
-          .query(
-            'SELECT consumer, event_id FROM inbox WHERE (consumer, event_id) IN (SELECT * FROM unnest($1::text[], $2::uuid[]))',
-            [keys.map((k) => k[0]), keys.map((k) => k[1])],
-          )
-          .catch(() => []);
-        for (const r of rows) done(`${r.consumer}:${r.event_id}`);
-        if (pending.size > 0) poll = setTimeout(() => void check(), 100);
-      };
-      poll = setTimeout(() => void check(), 100);
-    });
   }
 }

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { DataSource } from 'typeorm';
 import type { BusMessage, EventBus } from '../bus/event-bus.port';
 import type { DomainEvent } from '../event-envelope';
@@ -32,6 +33,9 @@ export class OutboxRelay {
   private stopped = true;
   private failures = 0;
   private lastCleanup = 0;
+  // Bound where the relay is made, outside any request: a tick woken by a request's commit is not
+  // part of that request (its queries and logs carry no request id).
+  private readonly tickOutsideRequests = AsyncResource.bind(() => void this.tick());
 
   constructor(
     private readonly dataSource: DataSource,
@@ -74,7 +78,7 @@ export class OutboxRelay {
   private schedule(delay: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delay);
+    this.timer = setTimeout(this.tickOutsideRequests, delay);
   }
 
   private async tick(): Promise<void> {

@@ -5,7 +5,7 @@ import { JsonApiError, listDocument, toResourceObject, type CollectionDocument, 
 import { topicOf, UnitOfWork } from '@taproot/messaging';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IDENTITY_CONTEXT } from '../../api-keys/api-key-commands';
-import { PermissionResolver } from '../../permissions/permission-resolver';
+import type { Caller } from '../../caller/caller';
 import { covers } from '../../permissions/permission-set';
 import { splitScopes, withScopes } from '../../permissions/scopes';
 import { actorOf, type Principal } from '../../principal/principal';
@@ -33,18 +33,17 @@ const actorFor = (principal: Principal): ApplicationActor => ({ organizationId: 
  * have everything a client-credentials application with `scope` would: its service user's roles
  * intersected with the scopes.
  */
-async function assertMayGrant(manager: EntityManager, principal: Principal, scope: string): Promise<void> {
+async function assertMayGrant(manager: EntityManager, principal: Caller, scope: string): Promise<void> {
   const roles = await assertAssignableRoles(manager, principal.organizationId, await serviceUserRoles(manager, principal.organizationId));
   const granted = withScopes(roles, splitScopes(scope));
-  const caller = await new PermissionResolver(manager.connection).resolve(principal);
-  if (!covers(caller, granted)) {
+  if (!covers(principal.permissions, granted)) {
     throw JsonApiError.of(403, 'Forbidden', 'The application would hold permissions the caller does not have', 'PRIVILEGE_ESCALATION');
   }
 }
 
 export class CreateOAuthApplicationCommand {
   constructor(
-    readonly principal: Principal,
+    readonly principal: Caller,
     /** Validated by `parseResourcePayload(newOAuthApplicationSchema, ..., 'create')`. */
     readonly attributes: Row,
   ) {}
@@ -52,7 +51,7 @@ export class CreateOAuthApplicationCommand {
 
 export class UpdateOAuthApplicationCommand {
   constructor(
-    readonly principal: Principal,
+    readonly principal: Caller,
     readonly clientId: string,
     /** `name`, `scope`, validated by `parseResourcePayload(oauthApplicationSchema, ..., 'update')`. */
     readonly attributes: Row,
@@ -61,14 +60,14 @@ export class UpdateOAuthApplicationCommand {
 
 export class RevokeOAuthApplicationCommand {
   constructor(
-    readonly principal: Principal,
+    readonly principal: Caller,
     readonly clientId: string,
   ) {}
 }
 
 export class RotateOAuthApplicationSecretCommand {
   constructor(
-    readonly principal: Principal,
+    readonly principal: Caller,
     readonly clientId: string,
   ) {}
 }

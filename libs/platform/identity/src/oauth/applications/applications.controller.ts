@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { parseResourcePayload, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
 import { RequirePermission } from '../../permissions/require-permission';
-import { CurrentPrincipal } from '../../principal/bearer-auth.guard';
-import type { Principal } from '../../principal/principal';
+import { CurrentCaller, type Caller } from '../../caller/caller';
 import {
   CreateOAuthApplicationCommand,
   GetOAuthApplicationQuery,
@@ -29,13 +28,13 @@ export class OAuthApplicationsController {
 
   @Get()
   @RequirePermission('api_keys', 'read')
-  list(@CurrentPrincipal() principal: Principal, @Query() query: FlatQuery): Promise<CollectionDocument> {
+  list(@CurrentCaller() principal: Caller, @Query() query: FlatQuery): Promise<CollectionDocument> {
     return this.queries.execute(new ListOAuthApplicationsQuery(principal.organizationId, query));
   }
 
   @Get(':id')
   @RequirePermission('api_keys', 'read')
-  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
+  get(@CurrentCaller() principal: Caller, @Param('id') id: string): Promise<SingleDocument> {
     return this.queries.execute(new GetOAuthApplicationQuery(principal.organizationId, id));
   }
 
@@ -43,7 +42,7 @@ export class OAuthApplicationsController {
   @Post()
   @RequirePermission('api_keys', 'create')
   @HttpCode(201)
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<SingleDocument> {
+  async create(@CurrentCaller() principal: Caller, @Body() body: unknown): Promise<SingleDocument> {
     const { attributes } = parseResourcePayload(newOAuthApplicationSchema, body, 'create');
     const result: ApplicationResult = await this.commands.execute(new CreateOAuthApplicationCommand(principal, attributes));
     return result.document;
@@ -51,7 +50,7 @@ export class OAuthApplicationsController {
 
   @Put(':id')
   @RequirePermission('api_keys', 'update')
-  async update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
+  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
     const { attributes } = parseResourcePayload(oauthApplicationSchema, body, 'update');
     const result: ApplicationResult = await this.commands.execute(new UpdateOAuthApplicationCommand(principal, id, attributes));
     return result.document;
@@ -60,14 +59,14 @@ export class OAuthApplicationsController {
   /** Same as PUT. */
   @Patch(':id')
   @RequirePermission('api_keys', 'update')
-  patch(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
+  patch(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
     return this.update(principal, id, body);
   }
 
   /** Revokes the application: 200 with it (`revoked_at` set); the provider refuses the client from now on. */
   @Delete(':id')
   @RequirePermission('api_keys', 'delete')
-  async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
+  async revoke(@CurrentCaller() principal: Caller, @Param('id') id: string): Promise<SingleDocument> {
     const result: ApplicationResult = await this.commands.execute(new RevokeOAuthApplicationCommand(principal, id));
     return result.document;
   }
@@ -76,7 +75,7 @@ export class OAuthApplicationsController {
   @Post(':id/rotate_secret')
   @RequirePermission('api_keys', 'update')
   @HttpCode(200)
-  async rotateSecret(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SingleDocument> {
+  async rotateSecret(@CurrentCaller() principal: Caller, @Param('id') id: string): Promise<SingleDocument> {
     const result: ApplicationResult = await this.commands.execute(new RotateOAuthApplicationSecretCommand(principal, id));
     return result.document;
   }

@@ -1,0 +1,86 @@
+/**
+ * The SQL a request costs, counted statement by statement (BEGIN and COMMIT included: each is a
+ * round trip). Budgets are the numbers measured when the caller cache and the rate-limit lease
+ * are warm (steady state); a change that adds a statement to one of these paths fails here and
+ * has to say why in this file.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { currentRequestMetadata } from '@taproot/messaging';
+import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { created } from './support/json-api';
+import { newAlertSource, postInbound, signedBy } from './support/alert-sources';
+
+describe('statements per request at steady state', () => {
+  let api: TestApi;
+  let org: TestOrganization;
+  const byRequest = new Map<string, string[]>();
+
+  before(async () => {
+    api = await startTestApi();
+    org = await api.newOrganization();
+    // Every statement the api runs, under the request it ran for (the request context's id).
+    const logger = api.runtime.dataSource.logger;
+    const logQuery = logger.logQuery.bind(logger);
+    logger.logQuery = (query, parameters, runner) => {
+      const id = currentRequestMetadata()?.request_id;
+      if (id) byRequest.set(id, [...(byRequest.get(id) ?? []), query.replace(/\s+/g, ' ').slice(0, 120)]);
+      logQuery(query, parameters, runner);
+    };
+  });
+  after(() => api?.close());
+
+  /** Sends the request twice (the first warms caches) and answers the statements of the second. */
+  async function statementsOf(send: (requestId: string) => Promise<{ status: number }>, status: number): Promise<string[]> {
+    assert.equal((await send(randomUUID())).status, status);
+    const id = randomUUID();
+    assert.equal((await send(id)).status, status);
+    return byRequest.get(id) ?? [];
+  }
+
+  const within = (statements: string[], budget: number, what: string) =>
+    assert.ok(statements.length <= budget, `${what}: ${statements.length} statements, budget ${budget}:\n${statements.join('\n')}`);
+
+  test('GET /v1/services/{id}: the read-model row only', async () => {
+    const service = created(await api.request('POST', '/v1/services', { token: org.token, body: { data: { type: 'services', attributes: { name: 'Budget' } } } }));
+    const statements = await statementsOf(
+      (id) => api.request('GET', `/v1/services/${service.id}`, { token: org.token, headers: { 'x-request-id': id } }),
+      200,
+    );
+    // 1: SELECT of services_read. Authentication, permissions and the rate limit are in memory.
+    within(statements, 1, 'get a service');
+  });
+
+  test('POST /v1/incidents: one transaction', async () => {
+    const statements = await statementsOf(
+      (id) =>
+        api.request('POST', '/v1/incidents', {
+          token: org.token,
+          headers: { 'x-request-id': id },
+          body: { data: { type: 'incidents', attributes: { title: `Budget ${id}` } } },
+        }),
+      201,
+    );
+    // 10: BEGIN; the creator checked as a user of the organization; the organization's incident
+    // counter; the users named in the answer; the slug's turn (advisory lock) and the slugs taken;
+    // the incident row, its read-model row (inline projection) and the outbox row; COMMIT.
+    within(statements, 10, 'create an incident');
+    assert.equal(statements[0], 'START TRANSACTION');
+  });
+
+  test('one alert through a signed generic webhook: one transaction, then its receipt', async () => {
+    const source = await newAlertSource(api, org.token, {
+      source_type: 'generic_webhook',
+      sourceable_attributes: { field_mappings_attributes: [{ field: 'alert_title', json_path: '$.title' }] },
+    });
+    const statements = await statementsOf((id) => {
+      const raw = JSON.stringify({ title: `disk ${id}` });
+      return postInbound(api, source.path, raw, { ...signedBy(source.secret, raw), 'x-request-id': id });
+    }, 202);
+    // 11: the source (it authenticates the sender); the per-source alert-creation limit (50 a
+    // minute, exact: one count per alert); BEGIN; the alert, the lock its event's foreign key takes,
+    // the alert event, their two read-model rows, the outbox rows; COMMIT; the receipt.
+    within(statements, 11, 'ingest one alert');
+  });
+});
