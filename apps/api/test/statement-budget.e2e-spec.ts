@@ -69,7 +69,7 @@ describe('statements per request at steady state', () => {
     assert.equal(statements[0], 'START TRANSACTION');
   });
 
-  test('one alert through a signed generic webhook: one transaction, then its receipt', async () => {
+  test('one alert through a signed generic webhook: one transaction with its receipt', async () => {
     const source = await newAlertSource(api, org.token, {
       source_type: 'generic_webhook',
       sourceable_attributes: { field_mappings_attributes: [{ field: 'alert_title', json_path: '$.title' }] },
@@ -80,7 +80,31 @@ describe('statements per request at steady state', () => {
     }, 202);
     // 11: the source (it authenticates the sender); the per-source alert-creation limit (50 a
     // minute, exact: one count per alert); BEGIN; the alert, the lock its event's foreign key takes,
-    // the alert event, their two read-model rows, the outbox rows; COMMIT; the receipt.
+    // the alert event, the receipt, their two read-model rows, the outbox rows; COMMIT. A lone
+    // request needs no savepoint; concurrent ones share the BEGIN and COMMIT (group commit).
     within(statements, 11, 'ingest one alert');
+  });
+
+  test('concurrent inbound requests commit together (group commit), each answered with its own receipt', async () => {
+    const source = await newAlertSource(api, org.token, {
+      source_type: 'generic_webhook',
+      sourceable_attributes: { field_mappings_attributes: [{ field: 'alert_title', json_path: '$.title' }] },
+    });
+    const ids = Array.from({ length: 12 }, () => randomUUID());
+    const answers = await Promise.all(
+      ids.map((id) => {
+        const raw = JSON.stringify({ title: `burst ${id}` });
+        return postInbound(api, source.path, raw, { ...signedBy(source.secret, raw), 'x-request-id': id });
+      }),
+    );
+    for (const [i, answer] of answers.entries()) {
+      assert.equal(answer.status, 202);
+      const [alert] = answer.body.data;
+      assert.equal(alert.attributes.summary, `burst ${ids[i]}`);
+      assert.deepEqual(answer.body.meta.receipts.map((r: { state: string; resource_id: string }) => [r.state, r.resource_id]), [['done', alert.id]]);
+    }
+    // A group's transaction runs in the request context of the one that started it.
+    const commits = ids.flatMap((id) => byRequest.get(id) ?? []).filter((q) => q === 'COMMIT').length;
+    assert.ok(commits >= 1 && commits < ids.length, `${ids.length} requests took ${commits} commits`);
   });
 });

@@ -3,6 +3,7 @@ import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { AlertIngestionController } from './alert-sources/alert-ingestion.controller';
+import { IngestAlertsHandler } from './alert-sources/ingest-alerts/ingest-alerts.handler';
 import { AlertReceiptsController } from './alert-sources/alert-receipts.controller';
 import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/alert-source.schema';
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
@@ -18,7 +19,7 @@ export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition,
 @Module({
   // The alert controller goes first: its routes (`/v1/alerts/...`) are its own.
   controllers: [AlertsController, AlertIngestionController, AlertReceiptsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
-  providers: [...ALERT_COMMAND_HANDLERS],
+  providers: [...ALERT_COMMAND_HANDLERS, IngestAlertsHandler],
 })
 export class AlertingModule implements OnModuleInit {
   constructor(

@@ -1,200 +1,30 @@
-import { timingSafeEqual } from 'node:crypto';
-import { Controller, HttpCode, Inject, Optional, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '@taproot/config';
-import { AlertCreationLimit, Public } from '@taproot/identity';
-import { JsonApiError, type FlatQuery, type ResourceObject } from '@taproot/json-api';
-import type { Row } from '@taproot/resources';
-import { DataSource } from 'typeorm';
-import { ChangeAlertCommand, CreateAlertCommand, unresolvedAlert, type AlertAccess, type AlertCreated } from '../alerts/alert-commands';
-import { ALERT_INCIDENTS, asSeenBy, type AlertIncidents } from '../alerts/alert-includes';
-import {
-  IngestionError,
-  mapAlertmanager,
-  mapEmail,
-  mapGenericWebhook,
-  resolutionOf,
-  SIGNATURE_HEADER,
-  urgencyOf,
-  verifySignature,
-  type AlertDraft,
-  type GenericWebhookConfig,
-  type IngestionRulesConfig,
-  type NotificationTargetType,
-} from '../ingestion';
-import { alertReceipt, recordReceipt, type Receipt } from './alert-receipts';
-import { pointerOf } from './alert-source.schema';
-
-/** The request as the api's body parsers leave it: the exact bytes received are kept for the HMAC. */
-interface InboundRequest {
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON, or the raw bytes of a `message/rfc822` / `text/plain` email. */
-  body?: unknown;
-  rawBody?: Buffer | string;
-}
-
-interface SourceRow {
-  id: string;
-  organization_id: string;
-  source_type: string;
-  enabled: boolean;
-  secret: string;
-  alert_urgency_id: string | null;
-  alert_template_attributes: GenericWebhookConfig['alert_template_attributes'];
-  sourceable_attributes: (GenericWebhookConfig['sourceable_attributes'] & { accept_threaded_emails?: boolean; notification_target_type?: NotificationTargetType | null; notification_target_id?: string | null }) | null;
-  alert_source_urgency_rules_attributes: IngestionRulesConfig['alert_source_urgency_rules_attributes'];
-  resolution_rule_attributes: IngestionRulesConfig['resolution_rule_attributes'];
-  deduplicate_alerts_by_key: boolean;
-  deduplication_key_path: string | null;
-  deduplication_key_regexp: string | null;
-}
-
-/** One mapped item of a payload: a draft, or an email reply the source does not take (`accept_threaded_emails: false`). */
-type Item = { draft: AlertDraft } | { suppressed: true };
-/** An item with what the source's rules make of it. */
-type Planned = { draft: AlertDraft; urgency: string | null; resolution: { identifier: string | null } | null } | { suppressed: true };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** One answer for an unknown source and for bad credentials: the response never says whether the id exists. */
-const unauthorized = (detail: string) => JsonApiError.of(401, 'Unauthorized', detail, 'INVALID_ALERT_SOURCE_CREDENTIALS');
-
-const sameSecret = (given: string, secret: string) => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
-
-/** Mapping runs before anything is stored: an IngestionError refuses the whole payload (422, its field as pointer). */
-function mapped<T>(map: () => T): T {
-  try {
-    return map();
-  } catch (error) {
-    if (!(error instanceof IngestionError)) throw error;
-    throw new JsonApiError(422, [{ status: '422', title: 'Alert payload not accepted', code: 'INVALID_ALERT_PAYLOAD', detail: error.message, source: { pointer: `/${pointerOf(error.field)}` } }]);
-  }
-}
+import { Public } from '@taproot/identity';
+import type { FlatQuery } from '@taproot/json-api';
+import { IngestAlertsCommand, type IngestedAlerts, type InboundRequest } from './ingest-alerts/ingest-alerts.command';
 
 /**
- * The public inbound routes of alert sources (docs/alert-sources.md):
+ * The public inbound routes of alert sources (docs/alert-sources.md), both answered 202 by the
+ * `IngestAlerts` use case:
  * - `POST /v1/alert_sources/{id}/alerts`: where monitoring tools send their JSON;
  * - `POST /v1/alert_sources/{id}/emails`: where mail relays hand over the mail of email sources.
- * No bearer token: the unguessable source id with its secret authenticates the sender, as an HMAC
- * of the raw body (`X-Taproot-Signature: sha256=<hex>`, required for generic webhooks) or, for
- * senders that cannot sign (Alertmanager, MTAs), the `?secret=` query. Each payload item becomes an
- * alert of the source (`alert_source_id`) through the alert create command (deduplication, events:
- * one path), its urgency set by the source's urgency rules; a resolving item (the mapper's resolve
- * state, or the source's resolution rule) resolves the source's unresolved alert with its key
- * through the alert change command. Every item gets a receipt (`meta.receipts`).
+ * No bearer token: the source's secret authenticates the sender (a signature, or `?secret=`).
  */
 @Public()
 @Controller('v1/alert_sources')
 export class AlertIngestionController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly dataSource: DataSource,
-    private readonly creationLimit: AlertCreationLimit,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Optional() @Inject(ALERT_INCIDENTS) private readonly incidents?: AlertIncidents,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post(':id/alerts')
   @HttpCode(202)
-  async ingest(@Param('id') id: string, @Query() query: FlatQuery, @Req() request: InboundRequest) {
-    const source = await this.authenticate(id, query, request);
-    const items = mapped((): Item[] => {
-      if (source.source_type === 'email') throw new IngestionError('source_type', `email alert sources receive mail on /v1/alert_sources/${source.id}/emails, not on this endpoint`);
-      const drafts = source.source_type === 'alertmanager' ? mapAlertmanager(request.body) : mapGenericWebhook(source, request.body);
-      return drafts.map((draft) => ({ draft }));
-    });
-    return this.process(source, items);
+  ingest(@Param('id') id: string, @Query() query: FlatQuery, @Req() request: InboundRequest): Promise<IngestedAlerts> {
+    return this.commands.execute(new IngestAlertsCommand(id, 'alerts', request, query.secret));
   }
 
   @Post(':id/emails')
   @HttpCode(202)
-  async ingestEmail(@Param('id') id: string, @Query() query: FlatQuery, @Req() request: InboundRequest) {
-    const source = await this.authenticate(id, query, request);
-    const items = mapped((): Item[] => {
-      if (source.source_type !== 'email') throw new IngestionError('source_type', `only email alert sources receive mail: post to /v1/alert_sources/${source.id}/alerts`);
-      const { body } = request;
-      // A JSON string is no raw message: only message/rfc822 and text/plain bodies (bytes) are parsed as one.
-      if (!Buffer.isBuffer(body) && (typeof body !== 'object' || body === null)) throw new IngestionError('body', 'expected an email (message/rfc822, or its JSON form)');
-      const mapping = mapEmail(source, body as Buffer | Record<string, unknown>);
-      if (!mapping.accepted) return [{ suppressed: true }];
-      const target = source.sourceable_attributes;
-      // The email source's notification target pages for every alert its mail opens.
-      if (target?.notification_target_type && target.notification_target_id) {
-        mapping.draft.notification_target_type = target.notification_target_type;
-        mapping.draft.notification_target_id = target.notification_target_id;
-      }
-      return [{ draft: mapping.draft }];
-    });
-    return this.process(source, items);
-  }
-
-  private async authenticate(id: string, query: FlatQuery, request: InboundRequest): Promise<SourceRow> {
-    const rejected = unauthorized('Unknown alert source or invalid credentials: sign the raw body (X-Taproot-Signature) or pass ?secret=');
-    if (!UUID.test(id)) throw rejected;
-    const [source] = (await this.dataSource.query('SELECT * FROM alert_sources WHERE id = $1', [id])) as SourceRow[];
-    if (!source) throw rejected;
-    const header = request.headers[SIGNATURE_HEADER];
-    const signed = header !== undefined || source.source_type === 'generic_webhook';
-    if (signed) {
-      if (verifySignature(request.rawBody ?? '', source.secret, header) !== 'ok') throw rejected;
-    } else if (typeof query.secret !== 'string' || !sameSecret(query.secret, source.secret)) {
-      throw rejected;
-    }
-    // After the credentials check, so a stranger learns nothing.
-    if (!source.enabled) throw JsonApiError.of(409, 'Alert source disabled', 'This alert source is disabled: it accepts no alerts', 'ALERT_SOURCE_DISABLED');
-    return source;
-  }
-
-  /** The items in order, each with its receipt: 202 with the alerts touched (`data`) and the receipts (`meta.receipts`, one per item). */
-  private async process(source: SourceRow, items: Item[]) {
-    // Rules stored before they were validated fail here, before anything is stored.
-    const planned = mapped(() => items.map((item): Planned => ('draft' in item ? { draft: item.draft, urgency: urgencyOf(source, item.draft.data), resolution: resolutionOf(source, item.draft.data) } : item)));
-    const access: AlertAccess = { organizationId: source.organization_id, actor: { kind: 'system', id: `alert_source:${source.id}` }, userId: null };
-    const data: ResourceObject[] = [];
-    const receipts: Receipt[] = [];
-    for (const item of planned) {
-      const { alert, receipt } = await this.apply(access, source, item);
-      if (alert) data.push(alert);
-      receipts.push(await recordReceipt(this.dataSource, source.organization_id, source.id, receipt, this.clock.now()));
-    }
-    // A sender sees the public incidents its alerts are attached to, never a private one's id.
-    return { data: await asSeenBy(source.organization_id, null, data, this.incidents), meta: { receipts } };
-  }
-
-  private async apply(access: AlertAccess, source: SourceRow, item: Planned): Promise<{ alert?: ResourceObject; receipt: Receipt }> {
-    if (!('draft' in item)) return { receipt: { state: 'failed', reason: 'suppressed' } };
-    const { draft, urgency, resolution } = item;
-    if (draft.resolve || resolution) {
-      // The mapper's own resolve state goes by the draft's key; the resolution rule by its identifier.
-      const alert = await this.resolve(access, source, draft.resolve ? draft.deduplication_key : (resolution?.identifier ?? null), draft.ended_at);
-      return alert ? { alert, receipt: alertReceipt('done', alert.id) } : { receipt: { state: 'failed', reason: 'no_route_matched' } };
-    }
-    // Spec, Limits: 50 alerts a minute per alert source.
-    await this.creationLimit.consume({ organizationId: source.organization_id, alertSourceId: source.id });
-    const created: AlertCreated = await this.commands.execute(new CreateAlertCommand(access, this.attributesOf(source, draft, urgency)));
-    return { alert: created.alert, receipt: created.deduplicated ? alertReceipt('failed', created.alert.id, 'deduplicated') : alertReceipt('done', created.alert.id) };
-  }
-
-  /** The alert's attributes: the draft's, tagged with the source; the urgency rules' urgency, else the source's default. */
-  private attributesOf(source: SourceRow, draft: AlertDraft, urgency: string | null): Row {
-    const { resolve: _resolve, ...attributes } = draft;
-    const row: Row = { ...attributes, source: source.source_type, alert_source_id: source.id, alert_urgency_id: urgency ?? source.alert_urgency_id };
-    for (const [name, value] of Object.entries(row)) if (value === null) delete row[name];
-    return row;
-  }
-
-  /**
-   * A resolving item resolves this alert source's unresolved alert with its key (without one there
-   * is nothing to resolve), ended when the sender says it ended (Alertmanager's `endsAt`), else now.
-   */
-  private async resolve(access: AlertAccess, source: SourceRow, key: string | null, endedAt: string | null): Promise<ResourceObject | null> {
-    if (key == null) return null;
-    const alert = await unresolvedAlert(this.dataSource, source.organization_id, source.source_type, source.id, key);
-    if (!alert) return null;
-    return this.commands.execute(new ChangeAlertCommand(access, alert.id, { kind: 'update', attributes: { status: 'resolved', ...(endedAt ? { ended_at: endedAt } : {}) } }));
+  ingestEmail(@Param('id') id: string, @Query() query: FlatQuery, @Req() request: InboundRequest): Promise<IngestedAlerts> {
+    return this.commands.execute(new IngestAlertsCommand(id, 'emails', request, query.secret));
   }
 }

@@ -133,48 +133,50 @@ const hasTarget = (a: Row) => (Array.isArray(a.notification_targets) && a.notifi
 /** Attributes a duplicate carries onto the alert it deduplicates into (what a sender refreshes). */
 const REFRESHED = ['summary', 'description', 'labels', 'data', 'external_id', 'external_url', 'alert_urgency_id', 'service_ids', 'group_ids', 'environment_ids', 'functionality_ids', 'noise'];
 
+/**
+ * Creates an alert, or deduplicates it: under a transaction-level advisory lock on
+ * (organization, source, alert source, key), an unresolved alert of the same source and alert
+ * source (`alert_source_id`, null for `/v1/alerts`) with the key is updated
+ * instead (docs/alerts.md). A new alert pages (`triggered`) when it names a notification
+ * target, otherwise it is `open`; a client may set another status except `deferred`.
+ */
+export async function createAlert(writer: ResourceWriter, ctx: WriteContext, keep: Keep, access: AlertAccess, attributesIn: Row): Promise<AlertCreated> {
+  await checkUrgency(ctx, attributesIn);
+  // A sender cannot fix its payload from an answer: an alert through an alert source keeps the
+  // references that exist and notes the others; a client's create is refused (docs/alerts.md).
+  const checked = await checkAlertReferences(ctx, attributesIn);
+  if (checked.issues.length && attributesIn.alert_source_id == null) throw JsonApiError.invalidAttributes(checked.issues);
+  const dropped = checked.issues.length ? `; left out: ${checked.issues.map((i) => i.detail).join('; ')}` : '';
+  const attributes: Row = { ...checked.attributes, source: attributesIn.source ?? 'api' };
+  const key = attributes.deduplication_key;
+  if (key != null) {
+    const alertSourceId = attributes.alert_source_id == null ? null : String(attributes.alert_source_id);
+    await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [`alerts:${ctx.organizationId}:${String(attributes.source)}:${alertSourceId ?? ''}`, String(key)]);
+    const existing = await unresolvedAlert(ctx.manager, ctx.organizationId, String(attributes.source), alertSourceId, String(key));
+    if (existing) {
+      const changes = Object.fromEntries(REFRESHED.filter((name) => name in attributes).map((name) => [name, attributes[name]]));
+      const current = await writer.load(ctx.manager, ctx.organizationId, existing.id, true);
+      const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep, urgencyChange(current, changes));
+      await record(ctx, access, alert.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert${dropped}`, keep);
+      return { alert, deduplicated: true };
+    }
+  }
+  const status = (attributes.status as AlertStatus | undefined) ?? (hasTarget(attributes) ? 'triggered' : 'open');
+  if (status === 'deferred') {
+    const t = transition('open', { status: 'deferred' });
+    if (!t.ok) throw refusal(t);
+  }
+  const stamps = Object.fromEntries(ALERT_STAMPS[status].filter((s) => attributes[s] == null).map((s) => [s, ctx.now]));
+  const result = await writer.create(ctx, { ...attributes, ...stamps, status, short_id: randomBytes(5).toString('hex') });
+  const alert = announce(ctx, result, [], keep);
+  await record(ctx, access, alert.id, 'informational', 'created', `Alert created (${status})${dropped}`, keep);
+  return { alert, deduplicated: false };
+}
+
 @CommandHandler(CreateAlertCommand)
 export class CreateAlertHandler extends ResourceWriteHandler {
-  /**
-   * Creates an alert, or deduplicates it: under a transaction-level advisory lock on
-   * (organization, source, alert source, key), an unresolved alert of the same source and alert
-   * source (`alert_source_id`, null for `/v1/alerts`) with the key is updated
-   * instead (docs/alerts.md). A new alert pages (`triggered`) when it names a notification
-   * target, otherwise it is `open`; a client may set another status except `deferred`.
-   */
   execute(c: CreateAlertCommand): Promise<AlertCreated> {
-    return this.write(c, async (writer, ctx, keep) => {
-      await checkUrgency(ctx, c.attributes);
-      // A sender cannot fix its payload from an answer: an alert through an alert source keeps the
-      // references that exist and notes the others; a client's create is refused (docs/alerts.md).
-      const checked = await checkAlertReferences(ctx, c.attributes);
-      if (checked.issues.length && c.attributes.alert_source_id == null) throw JsonApiError.invalidAttributes(checked.issues);
-      const dropped = checked.issues.length ? `; left out: ${checked.issues.map((i) => i.detail).join('; ')}` : '';
-      const attributes: Row = { ...checked.attributes, source: c.attributes.source ?? 'api' };
-      const key = attributes.deduplication_key;
-      if (key != null) {
-        const alertSourceId = attributes.alert_source_id == null ? null : String(attributes.alert_source_id);
-        await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [`alerts:${ctx.organizationId}:${String(attributes.source)}:${alertSourceId ?? ''}`, String(key)]);
-        const existing = await unresolvedAlert(ctx.manager, ctx.organizationId, String(attributes.source), alertSourceId, String(key));
-        if (existing) {
-          const changes = Object.fromEntries(REFRESHED.filter((name) => name in attributes).map((name) => [name, attributes[name]]));
-          const current = await writer.load(ctx.manager, ctx.organizationId, existing.id, true);
-          const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep, urgencyChange(current, changes));
-          await record(ctx, c.access, alert.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert${dropped}`, keep);
-          return { alert, deduplicated: true };
-        }
-      }
-      const status = (attributes.status as AlertStatus | undefined) ?? (hasTarget(attributes) ? 'triggered' : 'open');
-      if (status === 'deferred') {
-        const t = transition('open', { status: 'deferred' });
-        if (!t.ok) throw refusal(t);
-      }
-      const stamps = Object.fromEntries(ALERT_STAMPS[status].filter((s) => attributes[s] == null).map((s) => [s, ctx.now]));
-      const result = await writer.create(ctx, { ...attributes, ...stamps, status, short_id: randomBytes(5).toString('hex') });
-      const alert = announce(ctx, result, [], keep);
-      await record(ctx, c.access, alert.id, 'informational', 'created', `Alert created (${status})${dropped}`, keep);
-      return { alert, deduplicated: false };
-    });
+    return this.write(c, (writer, ctx, keep) => createAlert(writer, ctx, keep, c.access, c.attributes));
   }
 }
 
@@ -185,54 +187,55 @@ function actionOf(move: AlertMove, status: AlertStatus): AlertEventAction {
   return actions[status];
 }
 
+/**
+ * THE change of an alert: a PATCH's attributes and its `status`, and the operations, all go
+ * through `transition` (alert.state.ts). A refused move changes nothing and answers the
+ * machine's status and detail; a no-op answers the alert unchanged and announces nothing.
+ */
+export async function changeAlert(writer: ResourceWriter, ctx: WriteContext, keep: Keep, access: AlertAccess, id: string, change: AlertChange): Promise<ResourceObject> {
+  const current = await writer.load(ctx.manager, ctx.organizationId, id, true);
+  const from = current.status as AlertStatus;
+    let move: AlertMove | null = null;
+  const changes: Row = {};
+  if (change.kind === 'update') {
+    const { status, ...asked } = change.attributes;
+    await checkUrgency(ctx, asked);
+    const rest = await requireAlertReferences(ctx, asked, current);
+    for (const [name, value] of Object.entries(rest)) if (JSON.stringify(value) !== JSON.stringify(snapshotObject(alertSchema, current as Snapshot).attributes[name])) changes[name] = value;
+    if (status !== undefined) move = { status: status as AlertStatus };
+  } else if (change.operation === 'snooze') {
+    move = { operation: 'snooze', delayMinutes: change.delayMinutes as number };
+  } else {
+    move = { operation: change.operation };
+  }
+  const t = move ? transition(from, move) : null;
+  if (t && !t.ok) throw refusal(t);
+  const moved = t !== null && t.ok && t.changed;
+  if (moved) {
+    changes.status = t.status;
+    // A time the client (or a sender, Alertmanager's endsAt) gives wins over the time of the change.
+    for (const s of t.sets) if (current[s] == null && !(s in changes)) changes[s] = ctx.now;
+    for (const s of t.clears) changes[s] = null;
+    changes.snoozed_until = t.delayMinutes === undefined ? null : new Date(ctx.now.getTime() + t.delayMinutes * 60_000);
+  }
+  if (Object.keys(changes).length === 0) return snapshotObject(alertSchema, current as Snapshot);
+  const extra: { type: string; payload?: Row }[] = [];
+  if (moved && t.event) extra.push({ type: t.event, payload: t.delayMinutes === undefined ? {} : { delay_minutes: t.delayMinutes } });
+  if (moved && (t.paging === 'cancel' || t.paging === 'defer')) extra.push({ type: ALERT_PAGING_CANCELLED, payload: { previous_status: from } });
+  const alert = announce(ctx, await writer.update(ctx, String(current.id), changes), extra, keep, urgencyChange(current, changes));
+  if (moved) {
+    const details = t.delayMinutes === undefined ? `Alert ${from} → ${t.status}` : `Alert snoozed for ${t.delayMinutes} minutes`;
+    await record(ctx, access, alert.id, 'status_update', actionOf(move!, t.status), details, keep);
+  }
+  const others = Object.keys(changes).filter((n) => !['status', 'started_at', 'ended_at', 'snoozed_until'].includes(n));
+  if (others.length) await record(ctx, access, alert.id, 'informational', 'updated', `Alert updated: ${others.join(', ')}`, keep);
+  return alert;
+}
+
 @CommandHandler(ChangeAlertCommand)
 export class ChangeAlertHandler extends ResourceWriteHandler {
-  /**
-   * THE change of an alert: a PATCH's attributes and its `status`, and the operations, all go
-   * through `transition` (alert.state.ts). A refused move changes nothing and answers the
-   * machine's status and detail; a no-op answers the alert unchanged and announces nothing.
-   */
   execute(c: ChangeAlertCommand): Promise<ResourceObject> {
-    return this.write(c, async (writer, ctx, keep) => {
-      const current = await writer.load(ctx.manager, ctx.organizationId, c.id, true);
-      const from = current.status as AlertStatus;
-      const { change } = c;
-      let move: AlertMove | null = null;
-      const changes: Row = {};
-      if (change.kind === 'update') {
-        const { status, ...asked } = change.attributes;
-        await checkUrgency(ctx, asked);
-        const rest = await requireAlertReferences(ctx, asked, current);
-        for (const [name, value] of Object.entries(rest)) if (JSON.stringify(value) !== JSON.stringify(snapshotObject(alertSchema, current as Snapshot).attributes[name])) changes[name] = value;
-        if (status !== undefined) move = { status: status as AlertStatus };
-      } else if (change.operation === 'snooze') {
-        move = { operation: 'snooze', delayMinutes: change.delayMinutes as number };
-      } else {
-        move = { operation: change.operation };
-      }
-      const t = move ? transition(from, move) : null;
-      if (t && !t.ok) throw refusal(t);
-      const moved = t !== null && t.ok && t.changed;
-      if (moved) {
-        changes.status = t.status;
-        // A time the client (or a sender, Alertmanager's endsAt) gives wins over the time of the change.
-        for (const s of t.sets) if (current[s] == null && !(s in changes)) changes[s] = ctx.now;
-        for (const s of t.clears) changes[s] = null;
-        changes.snoozed_until = t.delayMinutes === undefined ? null : new Date(ctx.now.getTime() + t.delayMinutes * 60_000);
-      }
-      if (Object.keys(changes).length === 0) return snapshotObject(alertSchema, current as Snapshot);
-      const extra: { type: string; payload?: Row }[] = [];
-      if (moved && t.event) extra.push({ type: t.event, payload: t.delayMinutes === undefined ? {} : { delay_minutes: t.delayMinutes } });
-      if (moved && (t.paging === 'cancel' || t.paging === 'defer')) extra.push({ type: ALERT_PAGING_CANCELLED, payload: { previous_status: from } });
-      const alert = announce(ctx, await writer.update(ctx, String(current.id), changes), extra, keep, urgencyChange(current, changes));
-      if (moved) {
-        const details = t.delayMinutes === undefined ? `Alert ${from} → ${t.status}` : `Alert snoozed for ${t.delayMinutes} minutes`;
-        await record(ctx, c.access, alert.id, 'status_update', actionOf(move!, t.status), details, keep);
-      }
-      const others = Object.keys(changes).filter((n) => !['status', 'started_at', 'ended_at', 'snoozed_until'].includes(n));
-      if (others.length) await record(ctx, c.access, alert.id, 'informational', 'updated', `Alert updated: ${others.join(', ')}`, keep);
-      return alert;
-    });
+    return this.write(c, (writer, ctx, keep) => changeAlert(writer, ctx, keep, c.access, c.id, c.change));
   }
 }
 

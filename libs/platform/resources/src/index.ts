@@ -7,3 +7,4 @@ export * from './resource-bulk';
 export * from './resource-handlers';
 export * from './resource-controller';
 export * from './slug';
+export * from './group-commit';

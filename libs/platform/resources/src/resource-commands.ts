@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import type { CollectionDocument, ListFilter, SingleDocument } from '@taproot/json-api';
-import { topicOf, UnitOfWork, type DomainEvent, type EventActor } from '@taproot/messaging';
-import { DataSource } from 'typeorm';
+import { topicOf, UnitOfWork, type DomainEvent, type Emitter, type EventActor } from '@taproot/messaging';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { ResourceDefinition, Row, WriteContext } from './resource-definition';
 import { ResourceReader, type FlatQuery } from './resource-reader';
 import { ResourceWriter, type Snapshot, type WriteResult } from './resource-writer';
@@ -82,6 +82,34 @@ export interface ResourceWriteCommand {
 /** Queues a write's events for the outbox of the unit of work and answers its snapshot. */
 export type Keep = (result: WriteResult) => Snapshot;
 
+/** What a command does inside its transaction, with the resource's writer. */
+export type WriteWork<T> = (writer: ResourceWriter, ctx: WriteContext, keep: Keep) => Promise<T>;
+
+/** One request's access to a group commit's transaction (`ResourceWriteHandler.commitGroup`). */
+export interface GroupScope {
+  write<T>(command: ResourceWriteCommand, work: WriteWork<T>): Promise<T>;
+}
+
+/** A request's work in a group commit; it rejects when the request's work failed (its savepoint is rolled back). */
+export type GroupRun = (scope: GroupScope) => Promise<void>;
+
+/** The events a write kept, by topic in the order kept: each context's consumers read its own topic. */
+class KeptEvents {
+  private readonly byTopic = new Map<string, DomainEvent[]>();
+
+  constructor(private readonly definition: ResourceDefinition) {}
+
+  readonly keep: Keep = (result) => {
+    const topic = topicOf(result.context ?? this.definition.context);
+    this.byTopic.set(topic, [...(this.byTopic.get(topic) ?? []), ...result.events]);
+    return result.snapshot;
+  };
+
+  emitTo(emitter: Emitter): void {
+    for (const [topic, events] of this.byTopic) if (events.length) emitter.emit(topic, events);
+  }
+}
+
 /**
  * Runs a command's writes, one or many, in one unit of work: one transaction with their read
  * models and outbox rows.
@@ -93,21 +121,51 @@ export abstract class ResourceWriteHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  protected write<T>(command: ResourceWriteCommand, work: (writer: ResourceWriter, ctx: WriteContext, keep: Keep) => Promise<T>): Promise<T> {
-    const { definition, organizationId, actor, userId } = command;
+  protected write<T>(command: ResourceWriteCommand, work: WriteWork<T>): Promise<T> {
     return this.unitOfWork.run(async (manager, emitter) => {
-      // Events by topic, in the order kept: each context's projections read its own topic.
-      const byTopic = new Map<string, DomainEvent[]>();
-      const ctx: WriteContext = { organizationId, actor, userId, manager, now: this.clock.now() };
-      const value = await work(writerOf(definition), ctx, (result) => {
-        const topic = topicOf(result.context ?? definition.context);
-        byTopic.set(topic, [...(byTopic.get(topic) ?? []), ...result.events]);
-        return result.snapshot;
-      });
-      for (const [topic, events] of byTopic) if (events.length) emitter.emit(topic, events);
+      const kept = new KeptEvents(command.definition);
+      const value = await work(writerOf(command.definition), contextOf(command, manager, this.clock.now()), kept.keep);
+      kept.emitTo(emitter);
       return value;
     });
   }
+
+  /**
+   * Group commit: several requests' writes in one unit of work, each under a savepoint, so a
+   * request that fails rolls back alone (its events are dropped with it) and the others commit.
+   * A group of one needs no savepoint: its failure rolls the transaction back.
+   */
+  protected commitGroup(runs: readonly GroupRun[]): Promise<void> {
+    return this.unitOfWork.run(async (manager, emitter) => {
+      const now = this.clock.now();
+      const isolate = runs.length > 1;
+      for (const [i, run] of runs.entries()) {
+        const savepoint = `request_${i}`;
+        if (isolate) await manager.query(`SAVEPOINT ${savepoint}`);
+        const kept: KeptEvents[] = [];
+        const scope: GroupScope = {
+          write: (command, work) => {
+            const events = new KeptEvents(command.definition);
+            kept.push(events);
+            return work(writerOf(command.definition), contextOf(command, manager, now), events.keep);
+          },
+        };
+        try {
+          await run(scope);
+        } catch (error) {
+          if (!isolate) throw error;
+          await manager.query(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+          continue;
+        }
+        if (isolate) await manager.query(`RELEASE SAVEPOINT ${savepoint}`);
+        for (const events of kept) events.emitTo(emitter);
+      }
+    });
+  }
+}
+
+function contextOf(command: ResourceWriteCommand, manager: EntityManager, now: Date): WriteContext {
+  return { organizationId: command.organizationId, actor: command.actor, userId: command.userId, manager, now };
 }
 
 @CommandHandler(CreateResourceCommand)
