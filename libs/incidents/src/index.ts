@@ -16,3 +16,4 @@ import { AddIncidentZendeskTicketIds1732300001500 } from './migrations/173230000
 
 export const INCIDENTS_MIGRATIONS = [CreateSubStatusesAndIncidentRoles1732300001000, CreateIncidentRoleTasks1732300001100, CreateIncidents1732300001200, CreateActionItemsAndIncidentSubStatuses1732300001300, AddIncidentExternalIds1732300001400, AddIncidentZendeskTicketIds1732300001500];
 export { INCIDENTS_OPENAPI } from './incidents/incident.openapi';
+export { INCIDENT_EVENTS, INCIDENT_IMPORT_COMPLETED, type IncidentEventType } from './events';

@@ -3,6 +3,7 @@ import { CommandHandler } from '@nestjs/cqrs';
 import { existingIds, JsonApiError, type Queryable, type ResourceObject } from '@taproot/json-api';
 import { domainEvent, type EventActor } from '@taproot/messaging';
 import { ResourceWriteHandler, ResourceWriter, snapshotObject, type Keep, type Row, type Snapshot, type WriteContext } from '@taproot/resources';
+import { ALERT_EVENTS } from '../events';
 import { alertTrailDefinition, eventSource, type AlertEventAction } from './alert-event.schema';
 import { alertDefinition, alertSchema } from './alert.schema';
 import { checkAlertReferences, requireAlertReferences } from './notification-targets';
@@ -58,8 +59,6 @@ export interface AlertCreated {
   deduplicated: boolean;
 }
 
-/** The event a lifecycle move paging stops for: pending notifications and timers are cancelled (the paging issue consumes it). */
-export const ALERT_PAGING_CANCELLED = 'alert.paging_cancelled';
 
 const trailWriter = new ResourceWriter(alertTrailDefinition);
 
@@ -221,7 +220,7 @@ export async function changeAlert(writer: ResourceWriter, ctx: WriteContext, kee
   if (Object.keys(changes).length === 0) return snapshotObject(alertSchema, current as Snapshot);
   const extra: { type: string; payload?: Row }[] = [];
   if (moved && t.event) extra.push({ type: t.event, payload: t.delayMinutes === undefined ? {} : { delay_minutes: t.delayMinutes } });
-  if (moved && (t.paging === 'cancel' || t.paging === 'defer')) extra.push({ type: ALERT_PAGING_CANCELLED, payload: { previous_status: from } });
+  if (moved && (t.paging === 'cancel' || t.paging === 'defer')) extra.push({ type: ALERT_EVENTS.pagingCancelled, payload: { previous_status: from } });
   const alert = announce(ctx, await writer.update(ctx, String(current.id), changes), extra, keep, urgencyChange(current, changes));
   if (moved) {
     const details = t.delayMinutes === undefined ? `Alert ${from} → ${t.status}` : `Alert snoozed for ${t.delayMinutes} minutes`;

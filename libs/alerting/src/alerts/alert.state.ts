@@ -5,6 +5,7 @@
  * refused move is refused. Both paths call `transition`, so they can never disagree. The tables
  * and the decisions behind them: docs/alert-lifecycle.md.
  */
+import { ALERT_EVENTS, type AlertEventType } from '../events';
 
 /** The reference's `alert.status` enum. */
 export const ALERT_STATUSES = ['open', 'triggered', 'acknowledged', 'resolved', 'deferred'] as const;
@@ -74,7 +75,7 @@ export type PagingEffect =
   | 'none';
 
 /** The domain event a move announces beside `alert.updated`. */
-export type AlertLifecycleEvent = 'alert.acknowledged' | 'alert.resolved' | 'alert.snoozed' | 'alert.escalated' | null;
+export type AlertLifecycleEvent = Exclude<AlertEventType, typeof ALERT_EVENTS.pagingCancelled> | null;
 
 export type AlertMove = { status: AlertStatus } | { operation: Exclude<AlertOperation, 'snooze'> } | { operation: 'snooze'; delayMinutes: number };
 
@@ -104,18 +105,18 @@ const STATUS_VERBS: Record<AlertStatus, string> = {
 };
 const OPERATION_VERBS: Record<AlertOperation, string> = { acknowledge: 'acknowledged', resolve: 'resolved', snooze: 'snoozed', escalate: 'escalated' };
 const OPERATION_EVENTS: Record<AlertOperation, AlertLifecycleEvent> = {
-  acknowledge: 'alert.acknowledged',
-  resolve: 'alert.resolved',
-  snooze: 'alert.snoozed',
-  escalate: 'alert.escalated',
+  acknowledge: ALERT_EVENTS.acknowledged,
+  resolve: ALERT_EVENTS.resolved,
+  snooze: ALERT_EVENTS.snoozed,
+  escalate: ALERT_EVENTS.escalated,
 };
 /** A status set directly announces what the operation to that status would. */
 const STATUS_EVENTS: Record<AlertStatus, AlertLifecycleEvent> = {
   open: null,
-  triggered: 'alert.escalated',
-  acknowledged: 'alert.acknowledged',
-  resolved: 'alert.resolved',
-  deferred: 'alert.snoozed',
+  triggered: ALERT_EVENTS.escalated,
+  acknowledged: ALERT_EVENTS.acknowledged,
+  resolved: ALERT_EVENTS.resolved,
+  deferred: ALERT_EVENTS.snoozed,
 };
 
 const refuse = (from: AlertStatus, verb: string, code: RefusalCode): AlertTransition => ({

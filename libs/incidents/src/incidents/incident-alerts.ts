@@ -1,5 +1,6 @@
 import { alertSummaries, linkAlertsToIncident } from '@taproot/alerting';
 import { JsonApiError } from '@taproot/json-api';
+import { INCIDENT_EVENTS } from '../events';
 import type { Keep, Row, WriteContext } from '@taproot/resources';
 import { checkReferences, label, type IncidentPlan } from './incident-changes';
 
@@ -21,8 +22,8 @@ export async function setAlerts(plan: IncidentPlan, alertIds: string[]): Promise
   plan.set('alert_ids', alertIds);
   plan.alertLinks.attached.push(...attached);
   plan.alertLinks.detached.push(...detached);
-  if (attached.length) plan.record('alerts', `Alerts attached: ${await described(plan, attached)}`, 'incident.alerts_attached');
-  if (detached.length) plan.record('alerts', `Alerts detached: ${await described(plan, detached)}`, 'incident.alerts_detached');
+  if (attached.length) plan.record('alerts', `Alerts attached: ${await described(plan, attached)}`, INCIDENT_EVENTS.alertsAttached);
+  if (detached.length) plan.record('alerts', `Alerts detached: ${await described(plan, detached)}`, INCIDENT_EVENTS.alertsDetached);
 }
 
 /**

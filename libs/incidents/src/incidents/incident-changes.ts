@@ -1,4 +1,5 @@
 import { existingAlertIds } from '@taproot/alerting';
+import { INCIDENT_EVENTS, type IncidentEventType } from '../events';
 import { existingCatalogIds, type CatalogType } from '@taproot/catalog';
 import { can, existingTeamIds, existingUserIds, permissionsOf, userRecords } from '@taproot/identity';
 import { isUuid, JsonApiError } from '@taproot/json-api';
@@ -138,7 +139,7 @@ async function reaches(ctx: WriteContext, column: 'parent_incident_id' | 'duplic
 export class IncidentPlan {
   readonly changes: Row = {};
   readonly trail: { kind: TimelineEventKind; text: string }[] = [];
-  readonly events: string[] = [];
+  readonly events: IncidentEventType[] = [];
   /** Alerts attached and detached by this change: their side is written after the incident (incident-alerts.ts). */
   readonly alertLinks = { attached: [] as string[], detached: [] as string[] };
   private by: Promise<Row | null> | undefined;
@@ -161,7 +162,7 @@ export class IncidentPlan {
     this.changes[name] = value;
   }
 
-  record(kind: TimelineEventKind, text: string, event: string): void {
+  record(kind: TimelineEventKind, text: string, event: IncidentEventType): void {
     this.trail.push({ kind, text });
     this.events.push(event);
   }
@@ -173,8 +174,8 @@ export class IncidentPlan {
 }
 
 /** The domain event of a status move; a move back to started from an outcome is a restart. */
-function statusEvent(from: IncidentStatus, to: IncidentStatus): string {
-  if (to === 'started' && (from === 'resolved' || from === 'cancelled')) return 'incident.restarted';
+function statusEvent(from: IncidentStatus, to: IncidentStatus): IncidentEventType {
+  if (to === 'started' && (from === 'resolved' || from === 'cancelled')) return INCIDENT_EVENTS.restarted;
   return `incident.${to}`;
 }
 
@@ -217,7 +218,7 @@ export async function setParent(plan: IncidentPlan, parentId: string | null, str
     const [parent] = (await plan.ctx.manager.query('SELECT * FROM incidents WHERE id = $1', [currentParent])) as Row[];
     plan.set('parent_incident_id', null);
     plan.set('kind', kindFor(plan.value('kind') as IncidentKind, false));
-    plan.record('parent', `Detached from parent incident ${parent ? label(parent) : currentParent}`, 'incident.detached_from_parent');
+    plan.record('parent', `Detached from parent incident ${parent ? label(parent) : currentParent}`, INCIDENT_EVENTS.detachedFromParent);
     return;
   }
   const parent = await findRelated(plan.ctx, plan.access, 'parent_incident_id', parentId, plan.id);
@@ -227,7 +228,7 @@ export async function setParent(plan: IncidentPlan, parentId: string | null, str
   }
   plan.set('parent_incident_id', String(parent.id));
   plan.set('kind', kindFor(plan.value('kind') as IncidentKind, true));
-  plan.record('parent', `Attached to parent incident ${label(parent)}`, 'incident.attached_to_parent');
+  plan.record('parent', `Attached to parent incident ${label(parent)}`, INCIDENT_EVENTS.attachedToParent);
 }
 
 /**
@@ -244,7 +245,7 @@ export async function setDuplicate(plan: IncidentPlan, duplicateOf: string | nul
     }
     const [original] = (await plan.ctx.manager.query('SELECT * FROM incidents WHERE id = $1', [current])) as Row[];
     plan.set('duplicate_incident_id', null);
-    plan.record('duplicate', `Unmarked as a duplicate of ${original ? label(original) : current}`, 'incident.unmarked_as_duplicate');
+    plan.record('duplicate', `Unmarked as a duplicate of ${original ? label(original) : current}`, INCIDENT_EVENTS.unmarkedAsDuplicate);
     return;
   }
   const original = await findRelated(plan.ctx, plan.access, 'duplicate_incident_id', duplicateOf, plan.id);
@@ -253,7 +254,7 @@ export async function setDuplicate(plan: IncidentPlan, duplicateOf: string | nul
       throw invalid('duplicate_incident_id', `duplicate_incident_id: incident ${label(original)} is a duplicate of this one: no cycles`, 'CYCLE');
     }
     plan.set('duplicate_incident_id', String(original.id));
-    plan.record('duplicate', `Marked as a duplicate of ${label(original)}`, 'incident.marked_as_duplicate');
+    plan.record('duplicate', `Marked as a duplicate of ${label(original)}`, INCIDENT_EVENTS.markedAsDuplicate);
   }
   const message: [string, unknown] | undefined = options.resolutionMessage === undefined ? undefined : ['resolution_message', options.resolutionMessage];
   if (FINISHED.includes(plan.value('status') as IncidentStatus)) {
@@ -296,8 +297,8 @@ export async function changeSubscribers(plan: IncidentPlan, add: boolean, attrib
   const removed = before.filter((id) => !after.includes(id));
   if (added.length === 0 && removed.length === 0) return;
   plan.set('subscriber_ids', after);
-  if (added.length) plan.record('subscribers', `Subscribed: ${await names(plan, added)}`, 'incident.subscribers_added');
-  if (removed.length) plan.record('subscribers', `Unsubscribed: ${await names(plan, removed)}`, 'incident.subscribers_removed');
+  if (added.length) plan.record('subscribers', `Subscribed: ${await names(plan, added)}`, INCIDENT_EVENTS.subscribersAdded);
+  if (removed.length) plan.record('subscribers', `Unsubscribed: ${await names(plan, removed)}`, INCIDENT_EVENTS.subscribersRemoved);
 }
 
 type Assignment = { incident_role_id: string; user_id: string };
@@ -324,12 +325,12 @@ export async function changeRole(plan: IncidentPlan, assign: boolean, attributes
     if (held.some(holds)) return;
     const others = role.allow_multi_user_assignment === true ? held : held.filter((a) => a.incident_role_id !== roleId);
     plan.set('role_assignments', [...others, { incident_role_id: roleId, user_id: userId }]);
-    plan.record('role_assignment', `${await names(plan, [userId])} assigned as ${roleName}`, 'incident.role_assigned');
+    plan.record('role_assignment', `${await names(plan, [userId])} assigned as ${roleName}`, INCIDENT_EVENTS.roleAssigned);
     return;
   }
   if (!held.some(holds)) return;
   plan.set('role_assignments', held.filter((a) => !holds(a)));
-  plan.record('role_assignment', `${await names(plan, [userId])} unassigned from ${roleName}`, 'incident.role_unassigned');
+  plan.record('role_assignment', `${await names(plan, [userId])} unassigned from ${roleName}`, INCIDENT_EVENTS.roleUnassigned);
 }
 
 /**

@@ -7,6 +7,7 @@ import { incidentEventDefinition } from '../timeline/incident-event.schema';
 import { IncidentsCommand, privateRefusal, seesPrivate, type IncidentAccess } from './incident-access';
 import { createIncident, takeSequentialId } from './incident-commands';
 import { presentIncident } from './incident-presenter';
+import { INCIDENT_IMPORT_COMPLETED } from '../events';
 import { incidentDefinition, incidentImportSchema, incidentStorageSchema } from './incident.schema';
 import { INCIDENT_LIFECYCLE, LIFECYCLE_TIMESTAMPS, OUTCOME_TIMESTAMPS, type IncidentStatus } from './incident.state';
 
@@ -27,7 +28,6 @@ export interface IncidentImportDocument {
 }
 
 /** The announcement of an import: the one event of it that outgoing webhooks forward (docs/events.md). */
-const INCIDENT_IMPORT_COMPLETED = 'incident_import.completed';
 
 /**
  * Times a historical incident must keep in order, each checked against the latest one before it

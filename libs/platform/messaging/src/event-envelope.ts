@@ -77,3 +77,8 @@ const contracts = new Map<string, PayloadCheck>();
 export function registerEventContract(type: string, version: number, check: PayloadCheck): void {
   contracts.set(`${type}@${version}`, check);
 }
+
+/** Whether a type (at a version) has a registered payload contract. */
+export function hasEventContract(type: string, version = 1): boolean {
+  return contracts.has(`${type}@${version}`);
+}

@@ -8,3 +8,4 @@ export * from './resource-handlers';
 export * from './resource-controller';
 export * from './slug';
 export * from './group-commit';
+export * from './resource-events';
