@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Controller, HttpCode, Inject, Optional, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@taproot/config';
-import { AlertCreationLimit, Public } from '@taproot/identity';
+import { AlertCreationLimit, Public } from '@taproot/auth';
 import { JsonApiError, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import type { Row } from '@taproot/resources';
 import { DataSource } from 'typeorm';
