@@ -4,10 +4,10 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AlertingModule } from '@taproot/alerting';
 import { CatalogModule } from '@taproot/catalog';
 import { AuthenticationModule } from '@taproot/auth';
-import { IdentityModule, RolesModule } from '@taproot/identity';
+import { IdentityModule } from '@taproot/identity';
 import { IncidentsModule } from '@taproot/incidents';
 import { OnCallModule } from '@taproot/on-call';
-import { RESOURCE_HANDLERS, resourceController, ResourceListProjection } from '@taproot/resources';
+import { RESOURCE_HANDLERS } from '@taproot/resources';
 import { HealthController, LOGGER, PlatformModule, type Runtime } from '@taproot/runtime';
 import { StatusPagesModule } from '@taproot/status-pages';
 import { JsonApiExceptionFilter } from './http/json-api-exception.filter';
@@ -24,8 +24,6 @@ export class ApiModule {
         CqrsModule.forRoot(),
         AuthenticationModule,
         IdentityModule,
-        // Roles live in identity, which the generic resource path depends on: handed in here.
-        RolesModule.register({ controller: resourceController, projection: (definition) => new ResourceListProjection(definition) }),
         CatalogModule,
         IncidentsModule,
         AlertingModule,

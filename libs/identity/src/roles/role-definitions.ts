@@ -1,41 +1,13 @@
-import { JsonApiError, type ResourceSchema } from '@taproot/json-api';
-import type { EventActor } from '@taproot/messaging';
-import type { EntityManager } from 'typeorm';
-import { EDITABLE_ROLE_KINDS, isEditableKind, type PermissionFamily } from '@taproot/auth';
+import { EDITABLE_ROLE_KINDS, isEditableKind } from '@taproot/auth';
+import { JsonApiError } from '@taproot/json-api';
+import type { ResourceDefinition } from '@taproot/resources';
 import { assertEditable, assertUnassigned, editabilityOf } from './role-rules';
 import { onCallRoleSchema, roleSchema } from './role.schema';
-
-type Row = Record<string, unknown>;
-
-/** The write context the generic resource path passes to rules (its `WriteContext`). */
-export interface RoleWriteContext {
-  organizationId: string;
-  actor: EventActor;
-  manager: EntityManager;
-  now: Date;
-}
-
-/**
- * Shaped like `ResourceDefinition` of `@taproot/resources`. That lib depends on this one (for
- * principals and permissions), so this one cannot import it: the app hands the generic
- * controller and projection to `RolesModule.register`, which applies them to these.
- */
-export interface RoleResourceDefinition {
-  schema: ResourceSchema;
-  context: string;
-  table: string;
-  permission: { family: PermissionFamily };
-  rules: {
-    beforeCreate(attributes: Row, ctx: RoleWriteContext): Promise<Row> | Row;
-    beforeUpdate(current: Row, changes: Row, ctx: RoleWriteContext): Promise<Row> | Row;
-    beforeDelete(current: Row, ctx: RoleWriteContext): Promise<void> | void;
-  };
-}
 
 /** Role events go to the identity context's topic, `taproot.identity`. */
 export const ROLES_CONTEXT = 'identity';
 
-export const roleDefinition: RoleResourceDefinition = {
+export const roleDefinition: ResourceDefinition = {
   schema: roleSchema,
   context: ROLES_CONTEXT,
   table: 'roles',
@@ -54,7 +26,7 @@ export const roleDefinition: RoleResourceDefinition = {
   },
 };
 
-export const onCallRoleDefinition: RoleResourceDefinition = {
+export const onCallRoleDefinition: ResourceDefinition = {
   schema: onCallRoleSchema,
   context: ROLES_CONTEXT,
   table: 'on_call_roles',
@@ -83,4 +55,4 @@ export const onCallRoleDefinition: RoleResourceDefinition = {
   },
 };
 
-export const ROLE_RESOURCES: readonly RoleResourceDefinition[] = [roleDefinition, onCallRoleDefinition];
+export const ROLE_RESOURCES: readonly ResourceDefinition[] = [roleDefinition, onCallRoleDefinition];

@@ -11,5 +11,4 @@ export {
   type ApplicationActor,
   type ApplicationResult,
 } from './applications';
-export { OAuthApplicationsModule } from './applications.module';
 export { OAUTH_APPLICATIONS_OPENAPI } from './application.openapi';
