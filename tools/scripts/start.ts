@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { ALL_MIGRATIONS, startApi } from '@taproot/api';
-import { startAuth } from '@taproot/auth';
+import { startAuth } from '@taproot/auth-server';
 import { trustLocalAuthApp } from '@taproot/config';
 import { bootstrapIfEmpty } from '@taproot/identity';
 import { runProcess } from '@taproot/runtime';

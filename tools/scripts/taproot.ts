@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ALL_MIGRATIONS } from '@taproot/api';
-import { signingKeysOf } from '@taproot/auth';
+import { signingKeysOf } from '@taproot/auth-server';
 import { ConfigError, loadConfig, systemClock, type TaprootConfig } from '@taproot/config';
 import {
   createClientCredentialsApplication,

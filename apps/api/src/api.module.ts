@@ -3,10 +3,11 @@ import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AlertingModule } from '@taproot/alerting';
 import { CatalogModule } from '@taproot/catalog';
-import { IdentityModule, OAuthApplicationsModule, RolesModule } from '@taproot/identity';
+import { AuthenticationModule } from '@taproot/auth';
+import { IdentityModule } from '@taproot/identity';
 import { IncidentsModule } from '@taproot/incidents';
 import { OnCallModule } from '@taproot/on-call';
-import { RESOURCE_HANDLERS, resourceController, ResourceListProjection } from '@taproot/resources';
+import { RESOURCE_HANDLERS } from '@taproot/resources';
 import { HealthController, LOGGER, PlatformModule, type Runtime } from '@taproot/runtime';
 import { StatusPagesModule } from '@taproot/status-pages';
 import { JsonApiExceptionFilter } from './http/json-api-exception.filter';
@@ -21,10 +22,8 @@ export class ApiModule {
       imports: [
         PlatformModule.forRuntime(runtime),
         CqrsModule.forRoot(),
+        AuthenticationModule,
         IdentityModule,
-        OAuthApplicationsModule,
-        // Roles live in identity, which the generic resource path depends on: handed in here.
-        RolesModule.register({ controller: resourceController, projection: (definition) => new ResourceListProjection(definition) }),
         CatalogModule,
         IncidentsModule,
         AlertingModule,

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { hashToken, tokenPrefix } from '@taproot/identity';
+import { hashToken, tokenPrefix } from '@taproot/auth';
 import type { DomainEvent } from '@taproot/messaging';
 import { createScratchDatabase, openTestDataSource } from '@taproot/persistence';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';

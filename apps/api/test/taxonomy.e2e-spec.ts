@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { generateApiKeyToken, hashToken, tokenPrefix } from '@taproot/identity';
+import { generateApiKeyToken, hashToken, tokenPrefix } from '@taproot/auth';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
 
 type Attributes = Record<string, unknown>;

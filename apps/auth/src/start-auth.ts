@@ -1,4 +1,5 @@
-import { RateLimiter, SigningKeys } from '@taproot/identity';
+import { RateLimiter } from '@taproot/auth';
+import { SigningKeys } from '@taproot/identity';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
 import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SUPPORTED_SCOPES } from '@taproot/identity';
+import { SUPPORTED_SCOPES } from '@taproot/auth';
 import { startTestAuth, type TestAuth } from '../src/testing';
 import type { Json } from './oauth-test-helpers';
 

@@ -2,7 +2,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import { JsonApiError, JSON_API_MEDIA_TYPE, type ErrorObject } from '@taproot/json-api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@taproot/config';
-import { RateLimitExceededError } from '@taproot/identity';
+import { RateLimitExceededError } from '@taproot/auth';
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',

@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ALERTING_RESOURCES, ALERTS_OPENAPI } from '@taproot/alerting';
 import { CATALOG_RESOURCES } from '@taproot/catalog';
-import { apiKeySchema, auditSchema, OAUTH_APPLICATIONS_OPENAPI, oauthApplicationSchema, onCallRoleSchema, Public, roleSchema, teamSchema, userSchema } from '@taproot/identity';
+import { Public } from '@taproot/auth';
+import { apiKeySchema, auditSchema, OAUTH_APPLICATIONS_OPENAPI, oauthApplicationSchema, onCallRoleSchema, roleSchema, teamSchema, userSchema } from '@taproot/identity';
 import { INCIDENTS_OPENAPI, INCIDENTS_RESOURCES } from '@taproot/incidents';
 import { buildOpenApiDocument, responseWithSecret } from '@taproot/json-api';
 

@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CLOCK, type Clock } from '@taproot/config';
-import { accountsForEmail, RateLimiter, rateLimitHeaders, verifyPassword, type AccountChoice } from '@taproot/identity';
+import { RateLimiter, rateLimitHeaders } from '@taproot/auth';
+import { accountsForEmail, verifyPassword, type AccountChoice } from '@taproot/identity';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { InteractionDetails } from 'oidc-provider';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SCOPE_RESOURCES, SUPPORTED_SCOPES } from '@taproot/identity';
+import { SCOPE_RESOURCES, SUPPORTED_SCOPES } from '@taproot/auth';
 import { describeScope } from './scope-descriptions';
 
 describe('consent page scope descriptions', () => {

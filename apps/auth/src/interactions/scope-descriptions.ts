@@ -1,4 +1,4 @@
-import { parseScope, SCOPE_RESOURCES } from '@taproot/identity';
+import { parseScope, SCOPE_RESOURCES } from '@taproot/auth';
 
 /** A scope as the consent page shows it: a plain sentence, and what a meta scope includes. */
 export interface ScopeDescription {

@@ -1,4 +1,4 @@
-import { RateLimiter, type RateLimitDecision } from '@taproot/identity';
+import { RateLimiter, type RateLimitDecision } from '@taproot/auth';
 
 /**
  * Failed sign-ins are limited per e-mail address (guessing one person's password) and per client

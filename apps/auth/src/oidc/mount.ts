@@ -1,4 +1,4 @@
-import { RateLimitExceededError, type RateLimiter } from '@taproot/identity';
+import { RateLimitExceededError, type RateLimiter } from '@taproot/auth';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';

@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '@taproot/config';
-import { parseScope, postgresOidcAdapter, SIGNING_ALG, SUPPORTED_SCOPES } from '@taproot/identity';
+import { parseScope, SUPPORTED_SCOPES } from '@taproot/auth';
+import { postgresOidcAdapter, SIGNING_ALG } from '@taproot/identity';
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { Public } from '@taproot/identity';
+import { Public } from '@taproot/auth';
 import type { FlatQuery } from '@taproot/json-api';
 import { IngestAlertsCommand, type IngestedAlerts, type InboundRequest } from './ingest-alerts/ingest-alerts.command';
 

@@ -1,5 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { CurrentCaller, RequirePermission, type Caller } from '@taproot/identity';
+import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { JsonApiError } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { findReceipt } from './alert-receipts';

@@ -1,4 +1,5 @@
-import { teamRecords, type Caller } from '@taproot/identity';
+import { type Caller } from '@taproot/auth';
+import { teamRecords } from '@taproot/identity';
 import type { Queryable, ResourceObject } from '@taproot/json-api';
 
 /**

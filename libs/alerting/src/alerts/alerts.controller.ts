@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Patch, Post, 
 import { CommandBus } from '@nestjs/cqrs';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { catalogIdsNamed } from '@taproot/catalog';
-import { actorOf, AlertCreationLimit, CurrentCaller, RequirePermission, teamIdsNamed, type Caller } from '@taproot/identity';
+import { actorOf, AlertCreationLimit, CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
+import { teamIdsNamed } from '@taproot/identity';
 import {
   JsonApiError,
   listDocument,

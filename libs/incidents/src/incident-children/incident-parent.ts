@@ -1,5 +1,5 @@
 import type { AttributeDef, ListFilter, ParentDef } from '@taproot/json-api';
-import type { Caller } from '@taproot/identity';
+import type { Caller } from '@taproot/auth';
 import type { ParentAccess } from '@taproot/resources';
 import { findIncident, incidentAccess, seesPrivate } from '../incidents/incident-access';
 

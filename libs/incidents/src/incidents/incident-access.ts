@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
-import { actorOf, can, forbidden, type Caller, type PermissionSet } from '@taproot/identity';
+import { actorOf, can, forbidden, type Caller, type PermissionSet } from '@taproot/auth';
 import { isUuid, JsonApiError, type Queryable } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import type { ResourceDefinition, Row } from '@taproot/resources';

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { alertSchema, asSeenBy } from '@taproot/alerting';
-import { can, CurrentCaller, forbidden, RequirePermission, type Caller } from '@taproot/identity';
+import { can, CurrentCaller, forbidden, RequirePermission, type Caller } from '@taproot/auth';
 import { defineResource, JsonApiError, listDocument, parseListQuery, parseResourcePayload, readRecords, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { findIncident, IncidentRoutes, type IncidentAccess } from './incident-access';
 import { ChangeIncidentCommand } from './incident-commands';

@@ -1,7 +1,8 @@
 import { existingAlertIds } from '@taproot/alerting';
 import { INCIDENT_EVENTS, type IncidentEventType } from '../events';
 import { existingCatalogIds, type CatalogType } from '@taproot/catalog';
-import { can, existingTeamIds, existingUserIds, permissionsOf, userRecords } from '@taproot/identity';
+import { can, permissionsOf } from '@taproot/auth';
+import { existingTeamIds, existingUserIds, userRecords } from '@taproot/identity';
 import { isUuid, JsonApiError } from '@taproot/json-api';
 import type { Row, WriteContext } from '@taproot/resources';
 import type { TimelineEventKind } from '../timeline/incident-event.schema';

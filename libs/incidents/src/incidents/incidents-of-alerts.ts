@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AlertIncidents } from '@taproot/alerting';
-import type { Caller } from '@taproot/identity';
+import type { Caller } from '@taproot/auth';
 import type { ResourceObject } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { incidentAccess, seesPrivate, type IncidentAccess } from './incident-access';

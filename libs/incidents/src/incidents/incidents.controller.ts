@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { CurrentCaller, RequirePermission, type Caller } from '@taproot/identity';
+import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { parseBulkCreate, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { IncidentRoutes } from './incident-access';
 import { ChangeIncidentCommand, CreateIncidentCommand, DeleteIncidentCommand, type IncidentChange } from './incident-commands';

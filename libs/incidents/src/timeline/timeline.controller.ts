@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { CurrentCaller, RequirePermission, type Caller } from '@taproot/identity';
+import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { IncidentRoutes } from '../incidents/incident-access';
 import { incidentEventSchema } from './incident-event.schema';

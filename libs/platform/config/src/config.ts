@@ -96,7 +96,7 @@ function bootstrapAdminSignIn(env: Env): TaprootConfig['bootstrapAdmin'] {
   if (!email && !password) return null;
   if (!email || !password) throw new ConfigError('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError(`BOOTSTRAP_ADMIN_EMAIL must be an e-mail address, got "${email}"`);
-  // The sign-in pages' minimum (libs/platform/identity, credentials.ts); the value is never echoed.
+  // The sign-in pages' minimum (libs/identity, oauth/credentials.ts); the value is never echoed.
   if (password.length < 8) throw new ConfigError('BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters');
   return { email, password };
 }

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { REQUIRED_PERMISSION } from '@taproot/identity';
+import { REQUIRED_PERMISSION } from '@taproot/auth';
 import type { ResourceSchema } from '@taproot/json-api';
 import { ROLE_PARENT, roleTasks } from './nested-resource.fixture';
 import { resourceController } from './resource-controller';

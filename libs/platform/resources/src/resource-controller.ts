@@ -1,16 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, type Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  actorOf,
-  can,
-  CurrentCaller,
-  forbidden,
-  isPermissionFamily,
-  OwnedByTeam,
-  RequirePermission,
-  type Caller,
-  type CrudAction,
-} from '@taproot/identity';
+import { actorOf, can, CurrentCaller, forbidden, isPermissionFamily, OwnedByTeam, RequirePermission, type Caller, type CrudAction } from '@taproot/auth';
 import { collectionPath, JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { BulkDeleteResourcesCommand, BulkUpsertResourcesCommand, type BulkUpsertResult } from './resource-bulk';

@@ -1,4 +1,4 @@
-import type { Caller, CrudAction, PermissionFamily } from '@taproot/identity';
+import type { Caller, CrudAction, PermissionFamily } from '@taproot/auth';
 import type { ListFilter, Queryable, ResourceSchema } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';

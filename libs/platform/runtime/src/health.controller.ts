@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
-import { Public } from '@taproot/identity';
+import { Public } from '@taproot/auth';
 import { EVENT_BUS, type EventBus } from '@taproot/messaging';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@taproot/config';
-import { AlertCreationLimit } from '@taproot/identity';
+import { AlertCreationLimit } from '@taproot/auth';
 import { JsonApiError, type ResourceObject } from '@taproot/json-api';
 import { UnitOfWork } from '@taproot/messaging';
 import { GroupCommitter, ResourceWriteHandler, type GroupScope, type Keep, type ResourceWriter, type Row, type WriteContext } from '@taproot/resources';

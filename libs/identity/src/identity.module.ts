@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuditsModule } from './audits/audits.module';
+import { OAuthApplicationsModule } from './oauth/applications/applications.module';
+import { RolesModule } from './roles/roles.module';
+import { TeamsModule } from './teams/teams.module';
+import { UsersModule } from './users/users.module';
+
+/**
+ * The identity context: users, teams, roles, API keys, OAuth applications and the audit log.
+ * Who is calling and what they may do is `@taproot/auth`'s `AuthenticationModule`.
+ */
+@Module({ imports: [ApiKeysModule, UsersModule, TeamsModule, AuditsModule, OAuthApplicationsModule, RolesModule] })
+export class IdentityModule {}

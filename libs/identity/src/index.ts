@@ -1,0 +1,18 @@
+export { apiKeySchema, API_KEY_KINDS, type ApiKeyKind } from './api-keys/api-key.schema';
+export { assertCanOwnSchedule } from './api-keys/api-key-rules';
+export { API_KEY_EVENTS, type ApiKeySnapshot } from './api-keys/api-key-commands';
+export { ApiKeysModule } from './api-keys/api-keys.module';
+export * from './bootstrap/bootstrap-organization';
+export * from './identity.module';
+export * from './roles';
+export * from './oauth/applications';
+export * from './oauth/credentials';
+export * from './users';
+export * from './teams';
+export { auditSchema } from './audits/audit.schema';
+export { AUDIT_LOG_CREATED, AUDIT_CONSUMER } from './audits/audit-log.projection';
+export { IDENTITY_MIGRATIONS } from './migrations';
+export * from './organizations/organization-rate-limits';
+export * from './references';
+export * from './oauth/oidc-adapter';
+export * from './oauth/signing-keys';

@@ -1,0 +1,13 @@
+export * from './principal/principal';
+export * from './principal/bearer-auth.guard';
+export * from './caller/caller';
+export { CallerResolver } from './caller/caller-resolver';
+export * from './api-keys/api-key-token';
+export * from './api-keys/api-key-verifier';
+export { ApiKeyUsageTracker, API_KEY_USAGE_OPTIONS, type ApiKeyUsageOptions, type ApiKeyUsageRecorder } from './api-keys/api-key-usage';
+export * from './authentication.module';
+export * from './rate-limits/rate-limiter';
+export * from './rate-limits/rate-limit.guard';
+export * from './rate-limits/alert-creation-limit';
+export * from './permissions';
+export * from './oauth/access-token-verifier';

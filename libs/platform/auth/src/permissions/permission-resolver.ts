@@ -1,0 +1,85 @@
+import type { EntityManager } from 'typeorm';
+
+/** The pool or a transaction's manager. */
+type Queryable = Pick<EntityManager, 'query'>;
+import type { Principal } from '../principal/principal';
+import { effectivePermissions, type CallerRoles, type RoleRecord } from './effective-permissions';
+import { NO_ACCESS, type PermissionSet } from './permission-set';
+
+/** An OAuth principal carries its granted scopes (added by the OAuth issue); keys carry none. */
+export type ScopedPrincipal = Principal & { scopes?: readonly string[] };
+
+interface AssignmentRow {
+  kind: Principal['kind'];
+  role_id: string | null;
+  on_call_role_id: string | null;
+}
+
+/**
+ * Loads what `effectivePermissions` needs for a principal: which roles apply (the key's for
+ * global keys, the organization's User roles for team keys, the user's for personal keys and
+ * OAuth tokens) and those roles' rows,
+ * from the write tables, in the principal's organization only. The bearer guard resolves the
+ * request's caller with it once; a rule about someone else (may this subscriber read private
+ * incidents?) uses `permissionsOf`. The tables are the identity context's: this is the
+ * authorization read path every context needs, so it lives here rather than there.
+ */
+export class PermissionResolver {
+  constructor(private readonly dataSource: Queryable) {}
+
+  async resolve(principal: ScopedPrincipal): Promise<PermissionSet> {
+    const assignment = await this.assignment(principal);
+    if (!assignment) return NO_ACCESS;
+    const caller: CallerRoles = {
+      kind: assignment.kind,
+      roleId: assignment.role_id,
+      onCallRoleId: assignment.on_call_role_id,
+      role: null,
+      onCallRole: null,
+      scopes: principal.kind === 'oauth' ? (principal.scopes ?? []) : null,
+    };
+    if (caller.roleId !== null || caller.onCallRoleId !== null) {
+      // Ids are compared as text: an id column of another type never makes this query fail.
+      const [row]: { role: RoleRecord | null; on_call_role: RoleRecord | null }[] = await this.dataSource.query(
+        `SELECT (SELECT to_jsonb(r) FROM roles r WHERE r.organization_id = $1 AND r.id::text = $2) AS role,
+                (SELECT to_jsonb(o) FROM on_call_roles o WHERE o.organization_id = $1 AND o.id::text = $3) AS on_call_role`,
+        [principal.organizationId, caller.roleId, caller.onCallRoleId],
+      );
+      caller.role = row?.role ?? null;
+      caller.onCallRole = row?.on_call_role ?? null;
+    }
+    return effectivePermissions(caller);
+  }
+
+  private async assignment(principal: Principal): Promise<AssignmentRow | null> {
+    if (principal.apiKeyId) {
+      const [key]: AssignmentRow[] = await this.dataSource.query(
+        // A team key has no roles of its own: it acts as a member of its team (the organization's
+        // User roles) and, through team ownership, edits what the team owns (docs/permissions.md).
+        `SELECT k.kind,
+                CASE k.kind WHEN 'global' THEN k.role_id::text
+                            WHEN 'team' THEN (SELECT r.id::text FROM roles r WHERE r.organization_id = k.organization_id AND r.system_role = 'user')
+                            ELSE u.role_id::text END AS role_id,
+                CASE k.kind WHEN 'global' THEN k.on_call_role_id::text
+                            WHEN 'team' THEN (SELECT r.id::text FROM on_call_roles r WHERE r.organization_id = k.organization_id AND r.system_role = 'user')
+                            ELSE u.on_call_role_id::text END AS on_call_role_id
+           FROM api_keys k
+           LEFT JOIN users u ON u.id = k.user_id AND u.organization_id = k.organization_id
+          WHERE k.id = $1 AND k.organization_id = $2`,
+        [principal.apiKeyId, principal.organizationId],
+      );
+      return key ?? null;
+    }
+    if (principal.userId === null) return null;
+    const [user]: Omit<AssignmentRow, 'kind'>[] = await this.dataSource.query(
+      'SELECT role_id::text AS role_id, on_call_role_id::text AS on_call_role_id FROM users WHERE id = $1 AND organization_id = $2',
+      [principal.userId, principal.organizationId],
+    );
+    return user ? { kind: principal.kind, ...user } : null;
+  }
+}
+
+/** The effective permissions of someone other than the caller, read in the given transaction. */
+export function permissionsOf(db: Queryable, principal: ScopedPrincipal): Promise<PermissionSet> {
+  return new PermissionResolver(db).resolve(principal);
+}

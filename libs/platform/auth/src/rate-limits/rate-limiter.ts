@@ -1,0 +1,199 @@
+import type { Clock } from '@taproot/config';
+import type { DataSource } from 'typeorm';
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  used: number;
+  remaining: number;
+  /** When the current window ends, in UTC epoch seconds. */
+  resetAt: number;
+  retryAfterSeconds: number;
+  windowSeconds: number;
+}
+
+/** Requests a replica may admit from one claim of a bucket's budget: a 50th of the limit, at most 100. */
+export function leaseSize(limit: number): number {
+  return Math.max(1, Math.min(100, Math.floor(limit / 50)));
+}
+
+interface Lease {
+  windowStart: number;
+  /** Claimed in the database and not handed out yet. */
+  left: number;
+  /** The window counts as of the claim (the claim included). */
+  current: number;
+  previous: number;
+}
+
+/**
+ * Sliding-window limits shared by every replica: the counters live in PostgreSQL, which every
+ * deployment already has (docs/decisions/0001-rate-limit-store.md). A round trip increments the
+ * current fixed window and reads the previous one; the sliding count is the previous window
+ * weighted by how much of it still overlaps the last 60 s, plus the current one.
+ *
+ * `take` (the per-key API limits) claims a lease of `leaseSize(limit)` requests per round trip
+ * and admits from it in memory, so steady traffic costs one statement per lease, not per request.
+ * A lease is counted in the database before any of it is used, so replicas together never admit
+ * more than the limit; unused leased requests (at most one lease per replica and bucket) count
+ * as used until their window slides out. Limits under 100 lease one request: exact, as `hit`.
+ * `rate_limit_windows` is created by the identity context's migrations, whose order is fixed.
+ */
+export class RateLimiter {
+  private lastCleanup = 0;
+  private readonly leases = new Map<string, Lease>();
+  private readonly claiming = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    readonly windowSeconds = 60,
+  ) {}
+
+  /** Counts one request in the database and decides on it (one round trip). */
+  async hit(bucket: string, limit: number): Promise<RateLimitDecision> {
+    const nowMs = this.clock.now().getTime();
+    const { current, previous } = await this.claim(bucket, nowMs, 1);
+    return this.decide(nowMs, current, previous, limit);
+  }
+
+  /** Counts one request against a lease of the bucket's budget (a round trip only to renew it). */
+  async take(bucket: string, limit: number): Promise<RateLimitDecision> {
+    for (;;) {
+      const nowMs = this.clock.now().getTime();
+      const windowStart = Math.floor(nowMs / (this.windowSeconds * 1000));
+      const lease = this.leases.get(bucket);
+      if (lease && lease.windowStart === windowStart && lease.left > 0) {
+        lease.left--;
+        return this.decide(nowMs, lease.current - lease.left, lease.previous, limit);
+      }
+      // One claim at a time per bucket: concurrent requests wait for it rather than each claim.
+      const pending = this.claiming.get(bucket);
+      if (pending) {
+        await pending;
+        continue;
+      }
+      const size = leaseSize(limit);
+      const claim = this.claim(bucket, nowMs, size).then(({ current, previous }) => {
+        // The part of the claim beyond the limit (other replicas took the rest) is not granted.
+        const over = Math.max(0, this.slidingUsed(nowMs, current, previous) - limit);
+        const granted = Math.max(0, size - over);
+        this.leases.set(bucket, { windowStart, left: granted, current, previous });
+        return granted;
+      });
+      this.claiming.set(bucket, claim);
+      let granted: number;
+      try {
+        granted = await claim;
+      } finally {
+        this.claiming.delete(bucket);
+      }
+      if (granted === 0) {
+        const lease = this.leases.get(bucket)!;
+        return this.decide(nowMs, lease.current, lease.previous, limit);
+      }
+    }
+  }
+
+  private async claim(bucket: string, nowMs: number, count: number): Promise<{ current: number; previous: number }> {
+    const windowStart = Math.floor(nowMs / (this.windowSeconds * 1000));
+    const [row] = await this.dataSource.query(
+      `WITH cur AS (
+         INSERT INTO rate_limit_windows (bucket, window_start, count, window_seconds) VALUES ($1, $2, $5, $4)
+         ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + $5
+         RETURNING count)
+       SELECT (SELECT count FROM cur) AS current,
+              COALESCE((SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = $3), 0) AS previous`,
+      [bucket, windowStart, windowStart - 1, this.windowSeconds, count],
+    );
+    void this.cleanup(nowMs, windowStart);
+    return { current: Number(row.current), previous: Number(row.previous) };
+  }
+
+  /**
+   * The bucket's count without adding to it, for limits on failures (sign-in): `allowed` says
+   * whether one more would still be within the limit.
+   */
+  async peek(bucket: string, limit: number): Promise<RateLimitDecision> {
+    const nowMs = this.clock.now().getTime();
+    const windowStart = Math.floor(nowMs / (this.windowSeconds * 1000));
+    const [row] = await this.dataSource.query(
+      `SELECT COALESCE(sum(count) FILTER (WHERE window_start = $2), 0) AS current,
+              COALESCE(sum(count) FILTER (WHERE window_start = $3), 0) AS previous
+         FROM rate_limit_windows WHERE bucket = $1 AND window_start IN ($2, $3)`,
+      [bucket, windowStart, windowStart - 1],
+    );
+    return this.decide(nowMs, Number(row.current) + 1, Number(row.previous), limit);
+  }
+
+  /** The sliding count: the previous window weighted by its overlap with the last window, plus the current one. */
+  private slidingUsed(nowMs: number, current: number, previous: number): number {
+    const windowMs = this.windowSeconds * 1000;
+    const windowStart = Math.floor(nowMs / windowMs);
+    const elapsed = (nowMs - windowStart * windowMs) / windowMs;
+    return Math.floor(previous * (1 - elapsed)) + current;
+  }
+
+  private decide(nowMs: number, current: number, previous: number, limit: number): RateLimitDecision {
+    const windowMs = this.windowSeconds * 1000;
+    const windowStart = Math.floor(nowMs / windowMs);
+    const used = this.slidingUsed(nowMs, current, previous);
+    const resetAt = ((windowStart + 1) * windowMs) / 1000;
+    return {
+      allowed: used <= limit,
+      limit,
+      used: Math.min(used, limit),
+      remaining: Math.max(0, limit - used),
+      resetAt,
+      retryAfterSeconds: Math.max(1, Math.ceil(resetAt - nowMs / 1000)),
+      windowSeconds: this.windowSeconds,
+    };
+  }
+
+  /**
+   * Windows older than the previous one no longer count; drop them now and then. Only windows of
+   * this limiter's size: another size's indexes are on another scale.
+   */
+  private async cleanup(nowMs: number, windowStart: number): Promise<void> {
+    if (nowMs - this.lastCleanup < 60_000) return;
+    this.lastCleanup = nowMs;
+    await this.dataSource
+      .query('DELETE FROM rate_limit_windows WHERE window_seconds = $2 AND window_start < $1', [windowStart - 1, this.windowSeconds])
+      .catch(() => undefined);
+  }
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Spec, Limits: reads (GET, HEAD, OPTIONS) and writes (everything else) have separate budgets. */
+export function requestKind(method: string): 'read' | 'write' {
+  return READS.has(method.toUpperCase()) ? 'read' : 'write';
+}
+
+/** The spec's header set (Limits): `X-RateLimit-Limit: <count>, <count>;window=<seconds>`. */
+export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': `${d.limit}, ${d.limit};window=${d.windowSeconds}`,
+    'X-RateLimit-Remaining': String(d.remaining),
+    'X-RateLimit-Used': String(d.used),
+    'X-RateLimit-Reset': String(Math.ceil(d.resetAt)),
+  };
+}
+
+/**
+ * Over a limit: 429 with exactly the body the spec gives (an object with a single `error` key,
+ * not an errors list) and `Retry-After`.
+ */
+export class RateLimitExceededError extends Error {
+  static readonly BODY = { error: 'Rate limit exceeded. Try again later.' } as const;
+  readonly status = 429;
+
+  constructor(readonly decision: RateLimitDecision) {
+    super(RateLimitExceededError.BODY.error);
+    this.name = 'RateLimitExceededError';
+  }
+
+  get headers(): Record<string, string> {
+    return { ...rateLimitHeaders(this.decision), 'Retry-After': String(this.decision.retryAfterSeconds) };
+  }
+}
