@@ -3,31 +3,47 @@
  * database. Not a test: a missed target is reported, never a failure (exit 0); only a broken
  * bench exits non-zero. See docs/benchmarks.md.
  *
+ * The bench process runs the api and the webhook dispatcher on one runtime with the in-process
+ * bus, as `npm start` does (the bus feeds the audit log and the dispatcher; a command writes its
+ * row, its read-model row and its outbox row in one transaction and waits for nothing). Every raw
+ * baseline does the same writes as the command it faces, in one transaction on the same pool.
+ *
  *   1. seeding      100,000 services of one organization into `services` and `services_read`
  *   2. lists        page 1 vs a keyset page 1,000 pages deep vs `page[number]=1000` (autocannon)
- *   3. creates      POST /v1/services vs the same transaction (row + outbox row) on the same pool;
- *                   the POST load also runs once against an organization that starts empty
+ *   3. creates      POST /v1/services vs the raw transaction (row + `services_read` row + outbox
+ *                   row) on the same pool; the POST load also runs against an organization that
+ *                   starts empty (100k org / empty org: what the organization's size costs)
  *   4. health       GET /healthz of the api vs a bare Fastify hello-world in the same process
  *   5. limiter      RateLimiter.hit vs SELECT 1 on the same pool
+ *      reads        authenticated GET /v1/severities/{id} vs SELECT of that `severities_read` row,
+ *                   same pool, same concurrency (reads.ts)
  *   6. incidents    1,000,000 incidents: a status+severity list, page 1 vs a deep cursor page;
- *                   POST /v1/incidents vs counter + row + outbox on the same pool (incidents.ts)
+ *                   POST /v1/incidents vs counter + row + read row + outbox row (incidents.ts)
  *   7. alerts       signed generic webhooks and POST /v1/alerts at a fixed offered rate, open loop
- *                   (accepted/s, p99), then back to back, vs the alert create transaction on the
- *                   same pool (alerts.ts)
+ *                   (accepted/s, p99), then back to back, vs the alert create transaction (alert +
+ *                   alert event, their read rows, 2 outbox rows) on the same pool; while the
+ *                   webhook runs back to back, the event lag from commit to applied by every bus
+ *                   consumer, and what is left 2 s after (alerts.ts, event-lag.ts)
+ *      soak         only when named in BENCH_ONLY or BENCH_SOAK_SECONDS is set: `npm start` as a
+ *                   child process under BENCH_ALERT_RATE signed webhook alerts a second for
+ *                   BENCH_SOAK_SECONDS, its RSS at the end vs at minute 2 (soak.ts)
  *
+ * The summary lists every target of issue 11 (a section left out shows its rows as 'not run').
  * Progress goes to stderr; the results (tables, diagnostics, the summary and its JSON) to stdout.
  *
  * Environment (all optional):
  *   BENCH_DATABASE_URL   use this database instead of a throwaway embedded PostgreSQL
- *   BENCH_SERVICES       services to seed (default 100000)
- *   BENCH_INCIDENTS      incidents to seed (default 1000000)
- *   BENCH_ALERT_RATE     alerts offered per second to each ingestion route (default 25)
- *   BENCH_ONLY           comma-separated sections to run: services (1-3), health, limiter,
- *                        incidents, alerts (default: all)
+ *   BENCH_SERVICES       services to seed (default 100000, at least 25000: page 1,000 must exist)
+ *   BENCH_INCIDENTS      incidents to seed (default 1000000, at least 50000)
+ *   BENCH_ALERT_RATE     alerts offered per second to each ingestion route and in the soak (default 25)
+ *   BENCH_ONLY           comma-separated sections to run: services (1-3), health, limiter, reads,
+ *                        incidents, alerts, soak (default: all but soak)
  *   BENCH_SECONDS        seconds per measured load (default 10)
  *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
  *   BENCH_CONNECTIONS    concurrent connections / loop workers (default 10)
  *   BENCH_HEALTH_ROUNDS  alternating api / hello-world pairs for the health measure (default 3)
+ *   BENCH_SOAK_SECONDS   length of the soak (default 600; at least 20; under 240 the end is
+ *                        compared with the half-way point instead of minute 2)
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
@@ -46,6 +62,7 @@ import { buildListSql, cursorForRow, parseListQuery, type FlatQuery } from '@tap
 import { appendToOutbox, domainEvent } from '@taproot/messaging';
 import { freePort, startEmbeddedPostgres } from '@taproot/persistence';
 import { openRuntime, type RunningApp, type Runtime } from '@taproot/runtime';
+import { startDispatcher } from '@taproot/webhook-dispatcher';
 import type { DataSource } from 'typeorm';
 import {
   CONNECTIONS,
@@ -69,23 +86,36 @@ import {
   type LoadSpec,
   type LoopResult,
   type OpenLoadResult,
+  notRunRow,
+  ratio,
   ratioRow,
+  rawLoad,
+  readModelOf,
   type SummaryRow,
 } from './harness';
-import { ALERT_RATE, benchAlerts, reportAlerts } from './alerts';
+import { ALERT_RATE, alertsNotRunRows, benchAlerts, reportAlerts } from './alerts';
 import { benchIncidents, INCIDENTS } from './incidents';
+import { benchReads, MIN_READ_RATIO, READS_MEASURE, readsRow } from './reads';
+import { benchSoak, SOAK_SECONDS, soakRow } from './soak';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
 
 const SERVICES = intEnv('BENCH_SERVICES', 100_000, 25_000);
 const HEALTH_ROUNDS = intEnv('BENCH_HEALTH_ROUNDS', 3, 1);
+/** Summary rows of issue 11's targets, named once: a section left out still lists its rows ('not run'). */
+const SERVICE_CREATES = 'service creates: HTTP POST / raw row + read row + outbox row';
+const CREATES_BY_ORG_SIZE = `service creates over HTTP: org with ${SERVICES.toLocaleString('en-US')} services / org empty at start`;
+const INCIDENT_CREATES = 'incident creates: HTTP POST / raw counter + row + read row + outbox row';
+const HEALTH = 'GET /healthz: api / bare Fastify';
 /** Rows of one seeding INSERT ... SELECT generate_series (progress between chunks). */
 const SEED_CHUNK = 10_000;
 /** The sections BENCH_ONLY may name; unset, every section runs. */
-const SECTIONS = ['services', 'health', 'limiter', 'incidents', 'alerts'] as const;
+const SECTIONS = ['services', 'health', 'limiter', 'reads', 'incidents', 'alerts', 'soak'] as const;
 const ONLY = onlySections(process.env.BENCH_ONLY);
-const runs = (section: (typeof SECTIONS)[number]) => !ONLY || ONLY.has(section);
+/** Every section unless BENCH_ONLY names some; the soak (10 minutes) only when named or BENCH_SOAK_SECONDS is set. */
+const runs = (section: (typeof SECTIONS)[number]) =>
+  ONLY ? ONLY.has(section) : section !== 'soak' || Boolean(process.env.BENCH_SOAK_SECONDS);
 
 function onlySections(raw: string | undefined): Set<string> | null {
   const names = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -249,22 +279,27 @@ async function benchLists(runtime: Runtime, url: string, organizationId: string,
 // 3. Creates
 
 /**
- * What a create does at the data level, without HTTP, Nest, validation, slugs or projections:
- * one transaction with the services row (RETURNING *, as the writer does) and its outbox row,
+ * What a create writes, without HTTP, Nest, validation, slugs or any query besides its writes:
+ * one transaction with the services row (RETURNING *, as the writer does), the same row in
+ * `services_read` (the inline projection of the command's transaction) and its outbox row,
  * through the runtime's own pool, from CONNECTIONS concurrent loops.
  */
-function rawLoop(ds: DataSource, organizationId: string, tag: string, seconds: number, positionBase: number): Promise<LoopResult> {
+async function rawCreates(ds: DataSource, organizationId: string): Promise<LoopResult> {
   const actor = { kind: 'system' as const, id: null };
-  return closedLoop(seconds, (n) =>
+  const readModel = await readModelOf(ds, 'services');
+  const tag = randomUUID().slice(0, 8);
+  return rawLoad('services raw create (row + read row + outbox row)', (n) =>
     ds.transaction(async (m) => {
       const id = randomUUID();
       const now = new Date();
       const name = `raw-${tag}-${n}`;
+      // Positions past the seeded ones and the HTTP creates' (they take MAX + 1).
       const [row] = await m.query(
         `INSERT INTO services (id, organization_id, name, slug, managed_by, position, show_uptime_last_days, created_at, updated_at)
          VALUES ($1, $2, $3, $3, 'api', $4, 60, $5, $5) RETURNING *`,
-        [id, organizationId, name, positionBase + n, now],
+        [id, organizationId, name, 10_000_000 + n, now],
       );
+      await readModel.copy(m, 'id = $1', [id]);
       await appendToOutbox(m, RAW_TOPIC, [
         domainEvent({ type: 'service.created', organizationId, aggregateType: 'services', aggregateId: id, actor, payload: row as Record<string, unknown>, occurredAt: now }),
       ]);
@@ -318,14 +353,7 @@ async function benchCreates(
   const http = await load(post(`create over HTTP (${SERVICES.toLocaleString('en-US')} services in the org)`, token));
   const httpEmptyOrg = await load(post('create over HTTP (org empty at start)', emptyOrg.token));
 
-  const tag = randomUUID().slice(0, 8);
-  if (WARMUP_SECONDS > 0) {
-    progress(`raw insert loop: warm-up ${WARMUP_SECONDS}s`);
-    await rawLoop(ds, organizationId, `${tag}w`, WARMUP_SECONDS, 10_000_000);
-  }
-  progress(`raw insert loop: ${CONNECTIONS} concurrent transactions (services row + outbox row), ${SECONDS}s`);
-  const raw = await rawLoop(ds, organizationId, tag, SECONDS, 20_000_000);
-  progress(`raw insert loop: ${raw.opsPerSec} rows/s, p50 ${raw.latencyMs.p50} ms, p99 ${raw.latencyMs.p99} ms`);
+  const raw = await rawCreates(ds, organizationId);
   return { http, httpEmptyOrg, raw, plans };
 }
 
@@ -488,6 +516,10 @@ async function main(): Promise<void> {
     const [{ datcollate }] = await ds.query('SELECT datcollate FROM pg_database WHERE datname = current_database()');
     progress(`runtime open (${pgVersionFull.split(',')[0]}, collation ${datcollate}, bus ${runtime.bus.kind})`);
 
+    // The dispatcher as well as the api, as `npm start` runs them: the bus then feeds the same
+    // consumers as in a deployment (the audit log and the dispatcher), which the event lag is about.
+    const dispatcher: RunningApp = await startDispatcher(runtime, 0);
+    cleanups.push({ name: 'webhook dispatcher', fn: () => dispatcher.close() });
     const api: RunningApp = await startApi(runtime, 0);
     cleanups.push({ name: 'api', fn: () => api.close() });
     const hello: FastifyInstance = Fastify({ logger: false });
@@ -503,12 +535,13 @@ async function main(): Promise<void> {
     const emptyOrg = await newOrg('Bench (empty)');
     const incidentsOrg = await newOrg('Bench incidents');
     const alertsOrg = await newOrg('Bench alerts');
+    const readsOrg = await newOrg('Bench reads');
     if (process.env.BENCH_DATABASE_URL) {
       // A shared database keeps nothing of the run (services_read has no foreign key to cascade).
       cleanups.splice(cleanups.findIndex((c) => c.name === 'runtime') + 1, 0, {
         name: 'bench organizations',
         fn: async () => {
-          const ids = [org.organizationId, emptyOrg.organizationId, incidentsOrg.organizationId, alertsOrg.organizationId];
+          const ids = [org.organizationId, emptyOrg.organizationId, incidentsOrg.organizationId, alertsOrg.organizationId, readsOrg.organizationId];
           const readModels = ['services_read', 'severities_read', 'incidents_read', 'incident_events_read', 'alerts_read', 'alert_events_read', 'alert_sources_read'];
           for (const readModel of readModels) {
             await ds.query(`DELETE FROM ${readModel} WHERE organization_id = ANY($1::uuid[])`, [ids]);
@@ -525,8 +558,11 @@ async function main(): Promise<void> {
     const creates = seeding ? await benchCreates(runtime, api.url, org.organizationId, org.token, emptyOrg) : null;
     const health = runs('health') ? await benchHealth(api.url, helloUrl) : null;
     const limiter = runs('limiter') ? await benchLimiter(runtime) : null;
+    const reads = runs('reads') ? await benchReads(ds, api.url, readsOrg.organizationId, readsOrg.token) : null;
     const incidents = runs('incidents') ? await benchIncidents(ds, api.url, incidentsOrg.organizationId, incidentsOrg.token) : null;
-    const alerts = runs('alerts') ? await benchAlerts(ds, api.url, alertsOrg.organizationId, alertsOrg.token) : null;
+    const alerts = runs('alerts') ? await benchAlerts(ds, runtime.bus, api.url, alertsOrg.organizationId, alertsOrg.token) : null;
+    // Last: its own process under a steady load, with nothing else of the bench running beside it.
+    const soak = runs('soak') ? await benchSoak((stop) => cleanups.push({ name: 'soak: npm start', fn: stop })) : null;
 
     // Report -----------------------------------------------------------------------------------
     const info = machine(pgVersion);
@@ -540,7 +576,6 @@ async function main(): Promise<void> {
     const loadRow = (r: LoadResult) => [r.label, r.okPerSec, r.latencyMs.p50, r.latencyMs.p90, r.latencyMs.p99, r.latencyMs.mean, r.non2xx + r.errors];
     const loadHeaders = ['load', 'ok/s', 'p50 ms', 'p90 ms', 'p99 ms', 'mean ms', 'non-2xx+err'];
     const loopRow = (label: string, r: LoopResult) => [label, r.opsPerSec, r.latencyMs.p50, r.latencyMs.p90, r.latencyMs.p99, r.latencyMs.mean];
-    const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : null);
     const rows: SummaryRow[] = [];
     if (seeding && lists && creates) {
       out();
@@ -564,7 +599,7 @@ async function main(): Promise<void> {
       for (const l of table(loadHeaders, [creates.http, creates.httpEmptyOrg].map(loadRow))) out(l);
       out(
         `raw loop: ${creates.raw.ops} rows in ${creates.raw.seconds}s = ${creates.raw.opsPerSec} rows/s, ` +
-          `p50 ${creates.raw.latencyMs.p50} ms, p99 ${creates.raw.latencyMs.p99} ms (${creates.raw.workers} concurrent transactions)`,
+          `p50 ${creates.raw.latencyMs.p50} ms, p99 ${creates.raw.latencyMs.p99} ms (row + read row + outbox row, ${creates.raw.workers} concurrent transactions)`,
       );
       for (const p of creates.plans) {
         out();
@@ -587,9 +622,13 @@ async function main(): Promise<void> {
       const offsetRatio = ratio(lists.offsetDeep.latencyMs.p50, lists.page1.latencyMs.p50);
       rows.push(ratioRow(`list p50: page[number]=${DEEP_PAGE} / page 1`, `${lists.offsetDeep.latencyMs.p50} ms`, `${lists.page1.latencyMs.p50} ms`, offsetRatio));
       const createRatio = ratio(creates.http.okPerSec, creates.raw.opsPerSec);
-      rows.push(ratioRow('creates: HTTP POST / raw INSERT+outbox', `${creates.http.okPerSec} rows/s`, `${creates.raw.opsPerSec} rows/s`, createRatio, '>=', 0.5));
+      rows.push(ratioRow(SERVICE_CREATES, `${creates.http.okPerSec} rows/s`, `${creates.raw.opsPerSec} rows/s`, createRatio, '>=', 0.5));
+      const orgSizeRatio = ratio(creates.http.okPerSec, creates.httpEmptyOrg.okPerSec);
+      rows.push(ratioRow(CREATES_BY_ORG_SIZE, `${creates.http.okPerSec} rows/s`, `${creates.httpEmptyOrg.okPerSec} rows/s`, orgSizeRatio, '>=', 0.9));
       const emptyRatio = ratio(creates.httpEmptyOrg.okPerSec, creates.raw.opsPerSec);
       rows.push(ratioRow('creates: HTTP POST into an org empty at start / raw', `${creates.httpEmptyOrg.okPerSec} rows/s`, `${creates.raw.opsPerSec} rows/s`, emptyRatio));
+    } else {
+      rows.push(notRunRow(SERVICE_CREATES, '>= 0.5'), notRunRow(CREATES_BY_ORG_SIZE, '>= 0.9'));
     }
     if (health) {
       out();
@@ -597,7 +636,9 @@ async function main(): Promise<void> {
       for (const l of table(loadHeaders, health.rounds.flatMap((r) => [r.api, r.hello]).map(loadRow))) out(l);
       out(`per-round api/hello: ${health.rounds.map((r) => r.ratio).join(', ')}; medians ${health.api.okPerSec} / ${health.hello.okPerSec} req/s`);
       const healthRatio = ratio(health.api.okPerSec, health.hello.okPerSec);
-      rows.push(ratioRow(`GET /healthz: api / bare Fastify (medians of ${HEALTH_ROUNDS})`, `${health.api.okPerSec} req/s`, `${health.hello.okPerSec} req/s`, healthRatio, '>=', 0.8));
+      rows.push(ratioRow(`${HEALTH} (medians of ${HEALTH_ROUNDS})`, `${health.api.okPerSec} req/s`, `${health.hello.okPerSec} req/s`, healthRatio, '>=', 0.8));
+    } else {
+      rows.push(notRunRow(HEALTH, '>= 0.8'));
     }
     if (limiter) {
       out();
@@ -614,6 +655,18 @@ async function main(): Promise<void> {
         rows.push(ratioRow(`rate limiter hit (${label}) / SELECT 1, ops/s`, `${r.opsPerSec} /s`, `${limiter.select1.opsPerSec} /s`, limiterRatio));
       }
     }
+    if (reads) {
+      out();
+      out(`## Reads: one severity by id (${CONNECTIONS} concurrent callers each side, ${SECONDS}s)`);
+      for (const l of table(loadHeaders, [loadRow(reads.http)])) out(l);
+      out(
+        `raw SELECT * FROM severities_read WHERE id = $1 AND organization_id = $2: ${reads.raw.opsPerSec} /s, ` +
+          `p50 ${reads.raw.latencyMs.p50} ms, p99 ${reads.raw.latencyMs.p99} ms (${reads.raw.workers} concurrent callers on the runtime's pool)`,
+      );
+      rows.push(readsRow(reads));
+    } else {
+      rows.push(notRunRow(READS_MEASURE, `>= ${MIN_READ_RATIO}`));
+    }
     if (incidents) {
       out();
       out(`## 6. Incidents (${incidents.seeding.rows.toLocaleString('en-US')} in one organization, seeded in ${incidents.seeding.seconds}s)`);
@@ -621,7 +674,7 @@ async function main(): Promise<void> {
       for (const l of table(loadHeaders, [incidents.page1, incidents.cursorDeep, incidents.page1Single, incidents.cursorDeepSingle, incidents.http].map(loadRow))) out(l);
       out(
         `raw loop: ${incidents.raw.ops} rows in ${incidents.raw.seconds}s = ${incidents.raw.opsPerSec} rows/s, ` +
-          `p50 ${incidents.raw.latencyMs.p50} ms, p99 ${incidents.raw.latencyMs.p99} ms (counter + row + outbox, ${incidents.raw.workers} concurrent transactions)`,
+          `p50 ${incidents.raw.latencyMs.p50} ms, p99 ${incidents.raw.latencyMs.p99} ms (counter + row + read row + outbox row, ${incidents.raw.workers} concurrent transactions)`,
       );
       for (const p of incidents.plans) {
         out();
@@ -645,12 +698,28 @@ async function main(): Promise<void> {
         });
       }
       const incidentCreates = ratio(incidents.http.okPerSec, incidents.raw.opsPerSec);
-      rows.push(ratioRow('incident creates: HTTP POST / raw counter+INSERT+outbox', `${incidents.http.okPerSec} rows/s`, `${incidents.raw.opsPerSec} rows/s`, incidentCreates, '>=', 0.5));
+      rows.push(ratioRow(INCIDENT_CREATES, `${incidents.http.okPerSec} rows/s`, `${incidents.raw.opsPerSec} rows/s`, incidentCreates, '>=', 0.5));
+    } else {
+      rows.push(notRunRow(INCIDENT_CREATES, '>= 0.5'));
     }
     if (alerts) {
       out();
       rows.push(...reportAlerts(alerts));
+    } else {
+      rows.push(...alertsNotRunRows());
     }
+    if (soak) {
+      out();
+      const at = soak.reference.halfWay ? `the half-way point (${soak.reference.atSeconds}s; a soak under 4 minutes has no minute 2 to settle by)` : `minute 2 (${soak.reference.atSeconds}s)`;
+      out(`## Soak: the npm start process, ${soak.ratePerSec} signed webhook alerts/s for ${soak.seconds}s; RSS at ${at} vs at the end`);
+      out(`RSS MiB every 10 s: ${soak.samples.map((x) => `${x.atSeconds}s ${x.rssMiB}`).join(', ')}`);
+      const l = soak.load;
+      out(
+        `load: ${l.okPerSec} accepted/s of ${l.offeredPerSec}/s offered, p50 ${l.latencyMs.p50} ms, p99 ${l.latencyMs.p99} ms, max ${l.latencyMs.max} ms, ` +
+          `${l.non2xx} non-2xx, ${l.errors + l.timeouts} errors+timeouts, sender lag ${l.maxLagMs} ms`,
+      );
+    }
+    rows.push(soakRow(soak));
     out();
     out('## Summary');
     for (const l of table(
@@ -663,21 +732,25 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: info,
       source: src,
-      settings: { services: SERVICES, incidents: INCIDENTS, alertRate: ALERT_RATE, only: ONLY && [...ONLY], pageSize: PAGE_SIZE, deepPage: DEEP_PAGE, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
+      settings: { services: SERVICES, incidents: INCIDENTS, alertRate: ALERT_RATE, soakSeconds: soak && SOAK_SECONDS, only: ONLY && [...ONLY], pageSize: PAGE_SIZE, deepPage: DEEP_PAGE, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
       seeding,
       lists: lists && { page1: lists.page1, cursorDeep: lists.cursorDeep, offsetDeep: lists.offsetDeep, sql: lists.sql.map(({ plan: _plan, ...s }) => s) },
       creates: creates && { http: creates.http, httpEmptyOrg: creates.httpEmptyOrg, raw: creates.raw },
       health,
       limiter,
+      reads,
       incidents: incidents && { ...incidents, plans: undefined },
       alerts,
+      soak,
       summary: rows.map(({ ratioText: _r, ...r }) => r),
     };
     const loads: (LoadResult | OpenLoadResult)[] = [
       ...(lists && creates ? [lists.page1, lists.cursorDeep, lists.offsetDeep, creates.http, creates.httpEmptyOrg] : []),
       ...(health ? health.rounds.flatMap((r) => [r.api, r.hello]) : []),
       ...(incidents ? [incidents.page1, incidents.cursorDeep, incidents.page1Single, incidents.cursorDeepSingle, incidents.http] : []),
+      ...(reads ? [reads.http] : []),
       ...(alerts ? [alerts.webhook.offered, alerts.webhook.capacity, alerts.api.offered, alerts.api.capacity] : []),
+      ...(soak ? [soak.load] : []),
     ];
     const failedLoads = loads.filter((r) => r.non2xx + r.errors + r.timeouts > 0);
     for (const r of failedLoads) {

@@ -4,7 +4,7 @@
  * requests, open or closed loop), the closed-loop driver for in-process calls, and the summary
  * row. See docs/benchmarks.md.
  */
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -134,6 +134,9 @@ export interface OpenLoadSpec {
   request: (n: number) => OpenLoopRequest;
   /** Runs between the warm-up and the measured load (a count to compare with afterwards). */
   beforeMeasured?: () => Promise<void>;
+  /** Measured seconds and warm-up seconds; SECONDS and WARMUP_SECONDS unless a measure runs longer (the soak). */
+  seconds?: number;
+  warmupSeconds?: number;
 }
 
 export interface OpenLoadResult {
@@ -179,19 +182,21 @@ async function distinctLoad(spec: OpenLoadSpec, mode: (seconds: number) => OpenL
     mode: mode(seconds),
     requests: Array.from({ length: count(seconds) }, () => spec.request(n++)),
   });
-  if (WARMUP_SECONDS > 0) {
-    progress(`${spec.label}: warm-up ${WARMUP_SECONDS}s`);
-    await runWorker(input(WARMUP_SECONDS));
+  const warmupSeconds = spec.warmupSeconds ?? WARMUP_SECONDS;
+  const measuredSeconds = spec.seconds ?? SECONDS;
+  if (warmupSeconds > 0) {
+    progress(`${spec.label}: warm-up ${warmupSeconds}s`);
+    await runWorker(input(warmupSeconds));
   }
   await spec.beforeMeasured?.();
-  const measured = input(SECONDS);
-  progress(`${spec.label}: ${method} ${spec.path}, ${what}, ${SECONDS}s`);
+  const measured = input(measuredSeconds);
+  progress(`${spec.label}: ${method} ${spec.path}, ${what}, ${measuredSeconds}s`);
   const r = await runWorker(measured);
   const latencies = [...r.latencies].sort((a, b) => a - b);
   const ok = Object.entries(r.statuses).reduce((sum, [status, n]) => (status.startsWith('2') ? sum + n : sum), 0);
   const open = 'rate' in measured.mode;
   // An open loop's last request goes out 1/rate before the schedule ends: count the whole schedule.
-  const seconds = open ? Math.max(SECONDS, r.elapsedMs / 1000) : r.elapsedMs / 1000;
+  const seconds = open ? Math.max(measuredSeconds, r.elapsedMs / 1000) : r.elapsedMs / 1000;
   const result: OpenLoadResult = {
     label: spec.label,
     method,
@@ -218,7 +223,7 @@ async function distinctLoad(spec: OpenLoadSpec, mode: (seconds: number) => OpenL
 }
 
 /**
- * Open loop: `rate` requests a second for SECONDS (after WARMUP_SECONDS of the same), sent on
+ * Open loop: `rate` requests a second for SECONDS (after WARMUP_SECONDS of the same; or the spec's own), sent on
  * schedule whatever the answers, so latency includes any queueing (autocannon's connections wait
  * for their answers: its latencies would hide a backlog).
  */
@@ -313,6 +318,86 @@ export async function closedLoop(seconds: number, op: (n: number, worker: number
   };
 }
 
+/**
+ * A raw baseline: `op` in a closed loop for WARMUP_SECONDS, then measured for SECONDS. `op` gets
+ * a number unique across both runs (for unique names and keys).
+ */
+export async function rawLoad(label: string, op: (n: number) => Promise<unknown>): Promise<LoopResult> {
+  let n = 0;
+  const next = () => op(++n);
+  if (WARMUP_SECONDS > 0) {
+    progress(`${label}: warm-up ${WARMUP_SECONDS}s`);
+    await closedLoop(WARMUP_SECONDS, next);
+  }
+  progress(`${label}: ${CONNECTIONS} concurrent callers, ${SECONDS}s`);
+  const r = await closedLoop(SECONDS, next);
+  progress(`${label}: ${r.opsPerSec}/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms`);
+  return r;
+}
+
+/** Copies rows of a write table into its read model (`<table>_read`), column by column. */
+export interface ReadModelCopy {
+  /** `INSERT INTO <table>_read (...) SELECT ... FROM <table> WHERE <where>`, in the caller's transaction. */
+  copy(m: EntityManager | DataSource, where: string, params: unknown[]): Promise<void>;
+}
+
+/**
+ * What a raw baseline writes for the inline projection: the same row in `<table>_read`. The read
+ * models are `LIKE` their write tables, but later migrations add columns to both in another order
+ * and some read models add generated columns, so the copy names the columns both tables share
+ * that neither generates.
+ */
+export async function readModelOf(ds: DataSource, table: string): Promise<ReadModelCopy> {
+  const [{ columns }]: { columns: string | null }[] = await ds.query(
+    `SELECT string_agg(quote_ident(w.column_name), ', ' ORDER BY w.ordinal_position) AS columns
+       FROM information_schema.columns w
+       JOIN information_schema.columns r ON r.table_schema = w.table_schema AND r.table_name = $1 || '_read' AND r.column_name = w.column_name
+      WHERE w.table_schema = current_schema() AND w.table_name = $1 AND w.is_generated = 'NEVER' AND r.is_generated = 'NEVER'`,
+    [table],
+  );
+  if (!columns) throw new Error(`no columns shared by ${table} and ${table}_read`);
+  const sql = `INSERT INTO ${table}_read (${columns}) SELECT ${columns} FROM ${table}`;
+  return { copy: async (m, where, params) => void (await m.query(`${sql} WHERE ${where}`, params)) };
+}
+
+/** A resource created over HTTP, as any client would: its id and attributes. */
+export async function createResource(url: string, token: string, type: string, attributes: Record<string, unknown>): Promise<{ id: string; attributes: Record<string, unknown> }> {
+  const res = await fetch(`${url}/v1/${type}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': MEDIA_TYPE },
+    body: JSON.stringify({ data: { type, attributes } }),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`creating ${type} answered ${res.status}: ${text}`);
+  return (JSON.parse(text) as { data: { id: string; attributes: Record<string, unknown> } }).data;
+}
+
+/** A relay that has not caught up by then is stuck: the bench is broken, not slow. */
+const DRAIN_LIMIT_MS = 300_000;
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Unpublished outbox rows: with the in-process bus, events not yet applied by every consumer. */
+export async function pendingEvents(ds: DataSource): Promise<number> {
+  const [{ n }] = await ds.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
+  return n;
+}
+
+/** Waits until the relay has published (and so every consumer applied) every pending outbox row; resolves the seconds it took. */
+export async function drain(ds: DataSource, label: string): Promise<number> {
+  const t0 = performance.now();
+  for (let last = 0; ; ) {
+    const n = await pendingEvents(ds);
+    if (n === 0) return round((performance.now() - t0) / 1000, 2);
+    if (performance.now() - t0 > DRAIN_LIMIT_MS) throw new Error(`${label}: ${n} outbox rows still unpublished after ${DRAIN_LIMIT_MS / 1000}s`);
+    if (performance.now() - last > 2000) {
+      progress(`${label}: waiting for ${n} outbox rows to drain`);
+      last = performance.now();
+    }
+    await sleep(100);
+  }
+}
+
 export async function explain(ds: DataSource, sql: string, params: unknown[]): Promise<string[]> {
   const rows: { 'QUERY PLAN': string }[] = await ds.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
   return rows.map((r) => r['QUERY PLAN']);
@@ -325,7 +410,8 @@ export interface SummaryRow {
   ratio: number | null;
   ratioText: string;
   target: string;
-  verdict: 'PASS' | 'MISS' | 'info';
+  /** 'not run': a target of a section this run left out (BENCH_ONLY), listed so every target shows. */
+  verdict: 'PASS' | 'MISS' | 'info' | 'not run';
 }
 
 /** A summary row comparing A with B; with a target, PASS or MISS, otherwise reported only. */
@@ -334,3 +420,17 @@ export function ratioRow(measure: string, a: string, b: string, ratio: number | 
   const met = ratio !== null && (op === '<=' ? ratio <= value : ratio >= value);
   return { measure, a, b, ratio, ratioText: String(ratio), target: `${op} ${value}`, verdict: met ? 'PASS' : 'MISS' };
 }
+
+/** A summary row of one figure against a limit (`< 50 ms`), PASS or MISS. */
+export function limitRow(measure: string, value: number, unit: string, op: '<' | '<=', limit: number): SummaryRow {
+  const met = op === '<' ? value < limit : value <= limit;
+  return { measure, a: `${value} ${unit}`, b: '', ratio: null, ratioText: '', target: `${op} ${limit} ${unit}`, verdict: met ? 'PASS' : 'MISS' };
+}
+
+/** The row of a target whose section did not run. */
+export function notRunRow(measure: string, target: string): SummaryRow {
+  return { measure, a: '', b: '', ratio: null, ratioText: '', target, verdict: 'not run' };
+}
+
+/** a / b rounded to 2 digits; null when b is 0. */
+export const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : null);
