@@ -42,29 +42,34 @@ export class AuditLogProjection implements Projection {
     return !eventType.startsWith('audit_log.');
   }
 
-  async apply(event: DomainEvent, manager: EntityManager): Promise<void> {
-    const itemType = itemTypeOf(event.type);
-    const suffix = event.type.slice(event.type.lastIndexOf('.') + 1);
-    const action = ACTIONS[suffix] ?? suffix;
-    const object = action === 'destroy' ? null : (event.payload as Record<string, unknown>);
-    const [previous] = await manager.query(
-      'SELECT object FROM audits WHERE organization_id = $1 AND item_type = $2 AND item_id = $3 ORDER BY id DESC LIMIT 1',
-      [event.organization_id, itemType, event.aggregate_id],
-    );
-    const apiKeyId = event.actor.kind === 'api_key' ? event.actor.id : null;
-    const [who] = await manager.query(
-      `SELECT u.id, u.email, u.name FROM users u
-        WHERE u.organization_id = $1
-          AND u.id = COALESCE($2::int, (SELECT k.user_id FROM api_keys k WHERE k.id::text = $3 AND k.organization_id = $1))`,
-      [event.organization_id, event.actor.kind === 'user' && event.actor.id ? Number(event.actor.id) : null, apiKeyId],
-    );
-    const meta = event.metadata;
-    const [row] = await manager.query(
-      `INSERT INTO audits (organization_id, event_id, event, item_type, item_type_display, item_id, object, object_changes,
-                           user_id, user_email, user_name, api_key_id, source, ip_address, user_agent, request_id, session_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-       RETURNING *`,
-      [
+  apply(event: DomainEvent, manager: EntityManager): Promise<void> {
+    return this.applyBatch([event], manager);
+  }
+
+  /**
+   * A batch in a few statements whatever its size: the previous object of every item, the users
+   * behind the actors, one multi-row insert, one outbox append for the announcements. Changes are
+   * computed in order, each against the item's latest object (earlier in the batch or stored).
+   */
+  async applyBatch(events: DomainEvent[], manager: EntityManager): Promise<void> {
+    for (let i = 0; i < events.length; i += CHUNK) await this.applyChunk(events.slice(i, i + CHUNK), manager);
+  }
+
+  private async applyChunk(events: DomainEvent[], manager: EntityManager): Promise<void> {
+    const latest = await previousObjects(manager, events);
+    const who = await actingUsers(manager, events);
+    const columns: unknown[][] = events.map((event) => {
+      const itemType = itemTypeOf(event.type);
+      const suffix = event.type.slice(event.type.lastIndexOf('.') + 1);
+      const action = ACTIONS[suffix] ?? suffix;
+      const object = action === 'destroy' ? null : (event.payload as Record<string, unknown>);
+      const item = itemKey(event.organization_id, itemType, event.aggregate_id);
+      const changes = objectChanges(latest.get(item) ?? null, object);
+      latest.set(item, object);
+      const apiKeyId = event.actor.kind === 'api_key' ? event.actor.id : null;
+      const user = who.get(actorKey(event));
+      const meta = event.metadata;
+      return [
         event.organization_id,
         event.id,
         action,
@@ -72,10 +77,10 @@ export class AuditLogProjection implements Projection {
         itemType.replace(/([a-z])([A-Z])/g, '$1 $2'),
         event.aggregate_id,
         object === null ? null : JSON.stringify(object),
-        JSON.stringify(objectChanges(previous?.object ?? null, object)),
-        who?.id ?? null,
-        who?.email ?? null,
-        who?.name ?? null,
+        JSON.stringify(changes),
+        user?.id ?? null,
+        user?.email ?? null,
+        user?.name ?? null,
         apiKeyId,
         event.actor.kind === 'api_key' ? 'api' : event.actor.kind === 'user' ? 'oauth' : 'system',
         meta?.ip_address ?? null,
@@ -83,17 +88,67 @@ export class AuditLogProjection implements Projection {
         meta?.request_id ?? null,
         meta?.session_id ?? null,
         event.occurred_at,
-      ],
-    );
-    const announced = domainEvent({
-      type: AUDIT_LOG_CREATED,
-      organizationId: event.organization_id,
-      aggregateType: 'audits',
-      aggregateId: String(row.id),
-      actor: event.actor,
-      payload: { ...row, id: String(row.id) },
+      ];
     });
-    // The announcement carries the audited request's metadata, not whatever context runs this.
-    await appendToOutbox(manager, topicOf('identity'), [{ ...announced, metadata: meta }]);
+    const width = columns[0].length;
+    const rows: Record<string, unknown>[] = await manager.query(
+      `INSERT INTO audits (organization_id, event_id, event, item_type, item_type_display, item_id, object, object_changes,
+                           user_id, user_email, user_name, api_key_id, source, ip_address, user_agent, request_id, session_id, created_at)
+       VALUES ${columns.map((_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`).join(', ')}
+       RETURNING *`,
+      columns.flat(),
+    );
+    const byEvent = new Map(rows.map((row) => [String(row.event_id), row]));
+    const announced = events.map((event) => {
+      const row = byEvent.get(event.id)!;
+      const announcement = domainEvent({
+        type: AUDIT_LOG_CREATED,
+        organizationId: event.organization_id,
+        aggregateType: 'audits',
+        aggregateId: String(row.id),
+        actor: event.actor,
+        payload: { ...row, id: String(row.id) },
+      });
+      // The announcement carries the audited request's metadata, not whatever context runs this.
+      return { ...announcement, metadata: event.metadata };
+    });
+    await appendToOutbox(manager, topicOf('identity'), announced);
   }
+}
+
+/** Audit rows per multi-row insert: 18 parameters each stay far below PostgreSQL's 65,535. */
+const CHUNK = 500;
+
+const itemKey = (organizationId: string, itemType: string, itemId: string) => `${organizationId}|${itemType}|${itemId}`;
+const actorKey = (event: DomainEvent) => `${event.organization_id}|${event.actor.kind}|${event.actor.id ?? ''}`;
+
+/** The object of the newest audit row of each item the events touch. */
+async function previousObjects(manager: EntityManager, events: DomainEvent[]): Promise<Map<string, Record<string, unknown> | null>> {
+  const items = [...new Map(events.map((e) => [itemKey(e.organization_id, itemTypeOf(e.type), e.aggregate_id), e])).values()];
+  const rows: { organization_id: string; item_type: string; item_id: string; object: Record<string, unknown> | null }[] = await manager.query(
+    `SELECT DISTINCT ON (a.organization_id, a.item_type, a.item_id) a.organization_id, a.item_type, a.item_id, a.object
+       FROM audits a JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS t(organization_id, item_type, item_id)
+         ON a.organization_id = t.organization_id AND a.item_type = t.item_type AND a.item_id = t.item_id
+      ORDER BY a.organization_id, a.item_type, a.item_id, a.id DESC`,
+    [items.map((e) => e.organization_id), items.map((e) => itemTypeOf(e.type)), items.map((e) => e.aggregate_id)],
+  );
+  return new Map(rows.map((r) => [itemKey(r.organization_id, r.item_type, r.item_id), r.object]));
+}
+
+/** The user behind each actor: the OAuth user, or the user of the API key (none for a key without one). */
+async function actingUsers(manager: EntityManager, events: DomainEvent[]): Promise<Map<string, { id: number; email: string; name: string }>> {
+  const actors = [...new Map(events.filter((e) => e.actor.kind !== 'system').map((e) => [actorKey(e), e])).values()];
+  if (actors.length === 0) return new Map();
+  const rows: { i: string; id: number; email: string; name: string }[] = await manager.query(
+    `SELECT t.i::text AS i, u.id, u.email, u.name
+       FROM unnest($1::uuid[], $2::int[], $3::text[]) WITH ORDINALITY AS t(organization_id, user_id, api_key_id, i)
+       JOIN users u ON u.organization_id = t.organization_id
+        AND u.id = COALESCE(t.user_id, (SELECT k.user_id FROM api_keys k WHERE k.id::text = t.api_key_id AND k.organization_id = t.organization_id))`,
+    [
+      actors.map((e) => e.organization_id),
+      actors.map((e) => (e.actor.kind === 'user' && e.actor.id ? Number(e.actor.id) : null)),
+      actors.map((e) => (e.actor.kind === 'api_key' ? e.actor.id : null)),
+    ],
+  );
+  return new Map(rows.map((r) => [actorKey(actors[Number(r.i) - 1]), { id: r.id, email: r.email, name: r.name }]));
 }

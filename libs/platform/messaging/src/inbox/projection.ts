@@ -9,18 +9,20 @@ export interface Projection {
   readonly topics: readonly string[];
   handles(eventType: string): boolean;
   apply(event: DomainEvent, manager: EntityManager): Promise<void>;
+  /** A batch's events in order, in one go (fewer statements than one `apply` each); `apply` one by one otherwise. */
+  applyBatch?(events: DomainEvent[], manager: EntityManager): Promise<void>;
 }
 
 /**
  * Runs the events of a batch through a consumer exactly once: one transaction inserts the inbox
- * rows `(consumer, event_id)` and applies the effect to the events whose row is new, so a
- * redelivered event is skipped and a failed batch leaves no trace. Resolves the fresh events.
+ * rows `(consumer, event_id)` and applies the effect to the events whose row is new (in order),
+ * so a redelivered event is skipped and a failed batch leaves no trace. Resolves the fresh events.
  */
 export async function applyBatchOnce(
   dataSource: DataSource,
   consumer: string,
   events: DomainEvent[],
-  effect: (event: DomainEvent, manager: EntityManager) => Promise<void>,
+  effect: (fresh: DomainEvent[], manager: EntityManager) => Promise<void>,
 ): Promise<DomainEvent[]> {
   if (events.length === 0) return [];
   return dataSource.transaction(async (manager) => {
@@ -29,13 +31,9 @@ export async function applyBatchOnce(
       [consumer, events.map((e) => e.id)],
     );
     const fresh = new Set(inserted.map((r) => r.event_id));
-    const applied: DomainEvent[] = [];
-    for (const event of events) {
-      // delete: an id twice in one batch (a redelivery joined to its first delivery) applies once.
-      if (!fresh.delete(event.id)) continue;
-      await effect(event, manager);
-      applied.push(event);
-    }
+    // delete: an id twice in one batch (a redelivery joined to its first delivery) applies once.
+    const applied = events.filter((event) => fresh.delete(event.id));
+    if (applied.length > 0) await effect(applied, manager);
     return applied;
   });
 }
@@ -47,7 +45,7 @@ export async function applyOnce(
   event: DomainEvent,
   effect: (manager: EntityManager) => Promise<void>,
 ): Promise<boolean> {
-  return (await applyBatchOnce(dataSource, consumer, [event], (_e, manager) => effect(manager))).length === 1;
+  return (await applyBatchOnce(dataSource, consumer, [event], (_fresh, manager) => effect(manager))).length === 1;
 }
 
 /**
@@ -77,7 +75,10 @@ export class ProjectionRunner {
       topics: [...projection.topics],
       handler: async (events) => {
         const handled = events.filter((e) => projection.handles(e.type));
-        await applyBatchOnce(this.dataSource, projection.name, handled, (event, manager) => projection.apply(event, manager));
+        await applyBatchOnce(this.dataSource, projection.name, handled, async (fresh, manager) => {
+          if (projection.applyBatch) return projection.applyBatch(fresh, manager);
+          for (const event of fresh) await projection.apply(event, manager);
+        });
       },
     });
   }
