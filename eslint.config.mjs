@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 /**
  * Module boundaries are real (docs/architecture.md): apps import libs only; a context lib
  * imports platform libs and other contexts' public index.ts only; platform libs import
- * platform libs only. Deep imports into another project are refused by the same rule.
+ * platform libs only; the composition lib (@taproot/contexts, the list of contexts the apps
+ * iterate) imports contexts and platform libs. Deep imports into another project are refused.
  */
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '.nx/**', 'tools/kafka/.cache/**'] },
@@ -19,7 +20,8 @@ export default [
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:platform', 'type:context'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:platform', 'type:context', 'type:composition'] },
+            { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:platform', 'type:context'] },
             { sourceTag: 'type:context', onlyDependOnLibsWithTags: ['type:platform', 'type:context'] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform'] },
           ],

@@ -1,35 +1,21 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { AlertingModule } from '@taproot/alerting';
-import { CatalogModule } from '@taproot/catalog';
 import { AuthenticationModule } from '@taproot/auth';
-import { IdentityModule } from '@taproot/identity';
-import { IncidentsModule } from '@taproot/incidents';
-import { OnCallModule } from '@taproot/on-call';
+import { CONTEXT_TOPICS, CONTEXTS, registerEventContracts } from '@taproot/contexts';
 import { RESOURCE_HANDLERS } from '@taproot/resources';
 import { HealthController, LOGGER, PlatformModule, type Runtime } from '@taproot/runtime';
-import { StatusPagesModule } from '@taproot/status-pages';
 import { JsonApiExceptionFilter } from './http/json-api-exception.filter';
 import { OpenApiController } from './http/openapi.controller';
 
-/** The /v1 API: the platform, authentication, and every bounded context's module. */
+/** The /v1 API: the platform, authentication, and every bounded context's module (their descriptors). */
 @Module({})
 export class ApiModule {
   static forRuntime(runtime: Runtime): DynamicModule {
+    registerEventContracts();
     return {
       module: ApiModule,
-      imports: [
-        PlatformModule.forRuntime(runtime),
-        CqrsModule.forRoot(),
-        AuthenticationModule,
-        IdentityModule,
-        CatalogModule,
-        IncidentsModule,
-        AlertingModule,
-        OnCallModule,
-        StatusPagesModule,
-      ],
+      imports: [PlatformModule.forRuntime(runtime, CONTEXT_TOPICS), CqrsModule.forRoot(), AuthenticationModule, ...CONTEXTS.map((context) => context.module)],
       controllers: [HealthController, OpenApiController],
       providers: [
         ...RESOURCE_HANDLERS,

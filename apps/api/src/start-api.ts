@@ -1,13 +1,16 @@
-import { inboundAccepts, PLAIN_JSON_URL, RAW_EMAIL_BODY_LIMIT, RAW_EMAIL_MEDIA_TYPES } from '@taproot/alerting';
+import { CONTEXTS } from '@taproot/contexts';
 import { JSON_API_MEDIA_TYPE, JsonApiError } from '@taproot/json-api';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
 
+/** What the contexts' descriptors let through besides JSON:API (the inbound alert routes: docs/alert-sources.md). */
+const INBOUND = CONTEXTS.flatMap((context) => (context.inbound ? [context.inbound] : []));
+
 /**
  * JSON:API wire rules for every /v1 route (spec, "Wire conventions"): bodies must be sent as
- * `application/vnd.api+json` (415 otherwise; the inbound alert routes also take `application/json`,
- * the email route raw messages) and every response is of that media type (receipts: plain JSON).
+ * `application/vnd.api+json` (415 otherwise, unless a context's descriptor takes that media type on
+ * that route) and every response is of that media type (unless a descriptor's route answers plain JSON).
  */
 function enforceMediaType(fastify: FastifyInstance): void {
   // Fastify's own JSON parsing (secure-json-parse): `__proto__` / `constructor.prototype` keys are refused.
@@ -21,21 +24,23 @@ function enforceMediaType(fastify: FastifyInstance): void {
     );
   };
   fastify.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string', bodyLimit: 1_048_576 }, parseJson);
-  // Plain JSON is accepted on the inbound alert route only (the onRequest rule below refuses it elsewhere).
+  // Plain JSON is accepted where a descriptor says so only (the onRequest rule below refuses it elsewhere).
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1_048_576 }, parseJson);
-  // Raw emails stay bytes (their charsets are the mapper's business), also kept for the HMAC.
-  fastify.removeContentTypeParser('text/plain');
-  fastify.addContentTypeParser(RAW_EMAIL_MEDIA_TYPES, { parseAs: 'buffer', bodyLimit: RAW_EMAIL_BODY_LIMIT }, (req, body, done) => {
-    (req as FastifyRequest & { rawBody?: Buffer }).rawBody = body as Buffer;
-    done(null, body);
-  });
+  // Raw bodies (emails) stay bytes (their charsets are the mapper's business), also kept for the HMAC.
+  for (const { raw } of INBOUND) {
+    if (!raw) continue;
+    for (const mediaType of raw.mediaTypes) if (fastify.hasContentTypeParser(mediaType)) fastify.removeContentTypeParser(mediaType);
+    fastify.addContentTypeParser(raw.mediaTypes, { parseAs: 'buffer', bodyLimit: raw.bodyLimit }, (req, body, done) => {
+      (req as FastifyRequest & { rawBody?: Buffer }).rawBody = body as Buffer;
+      done(null, body);
+    });
+  }
   fastify.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v1/')) return;
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     const mediaType = request.headers['content-type']?.split(';')[0].trim().toLowerCase();
-    // Monitoring tools post alerts as application/json, mail relays raw emails (docs/alert-sources.md).
-    const accepted = mediaType === JSON_API_MEDIA_TYPE || inboundAccepts(request.url, mediaType);
+    const accepted = mediaType === JSON_API_MEDIA_TYPE || INBOUND.some((inbound) => inbound.accepts(request.url, mediaType));
     if (hasBody && !accepted) {
       throw JsonApiError.of(
         415,
@@ -46,8 +51,8 @@ function enforceMediaType(fastify: FastifyInstance): void {
     }
   });
   fastify.addHook('onSend', async (request, reply, payload) => {
-    // A receipt is the reference's plain object; its errors stay JSON:API documents.
-    const plain = PLAIN_JSON_URL.test(request.url) && reply.statusCode < 400;
+    // A plain answer (an alert receipt: the reference's object); its errors stay JSON:API documents.
+    const plain = reply.statusCode < 400 && INBOUND.some((inbound) => inbound.plainJson?.test(request.url));
     if (request.url.startsWith('/v1/') && !plain) void reply.header('content-type', JSON_API_MEDIA_TYPE);
     return payload;
   });

@@ -1,13 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { CONTEXT_TOPICS, registerEventContracts } from '@taproot/contexts';
 import { HealthController, PlatformModule, type Runtime } from '@taproot/runtime';
 import { DomainEventLogConsumer } from './domain-event-log.consumer';
 
 @Module({})
 export class DispatcherModule {
   static forRuntime(runtime: Runtime): DynamicModule {
+    // Events from Kafka are checked against their contexts' contracts before the dispatcher sees them.
+    registerEventContracts();
     return {
       module: DispatcherModule,
-      imports: [PlatformModule.forRuntime(runtime)],
+      imports: [PlatformModule.forRuntime(runtime, CONTEXT_TOPICS)],
       controllers: [HealthController],
       providers: [DomainEventLogConsumer],
     };

@@ -1,11 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { topicOf, applyBatchOnce, CONTEXTS, EVENT_BUS, type DomainEvent, type EventBus } from '@taproot/messaging';
+import { applyBatchOnce, EVENT_BUS, EVENT_TOPICS, type DomainEvent, type EventBus } from '@taproot/messaging';
 import { LOGGER } from '@taproot/runtime';
 import type { Logger } from '@taproot/config';
 import { DataSource } from 'typeorm';
 
-/** Contexts whose events the dispatcher will turn into webhook deliveries. */
-export const DISPATCHED_CONTEXTS = CONTEXTS;
 export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
 
 /**
@@ -16,6 +14,8 @@ export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
 export class DomainEventLogConsumer implements OnApplicationBootstrap {
   constructor(
     @Inject(EVENT_BUS) private readonly bus: EventBus,
+    /** Every context's topic: the events the dispatcher will turn into webhook deliveries. */
+    @Inject(EVENT_TOPICS) private readonly topics: readonly string[],
     private readonly dataSource: DataSource,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -23,7 +23,7 @@ export class DomainEventLogConsumer implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     await this.bus.subscribe({
       groupId: DISPATCHER_CONSUMER,
-      topics: DISPATCHED_CONTEXTS.map(topicOf),
+      topics: [...this.topics],
       handler: (events) => this.handle(events),
     });
   }

@@ -3,7 +3,6 @@ import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { AlertIngestionController } from './alert-sources/alert-ingestion.controller';
-import { registerAlertingEventContracts } from './event-contracts';
 import { IngestAlertsHandler } from './alert-sources/ingest-alerts/ingest-alerts.handler';
 import { AlertReceiptsController } from './alert-sources/alert-receipts.controller';
 import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/alert-source.schema';
@@ -33,6 +32,5 @@ export class AlertingModule implements OnModuleInit {
 
   onModuleInit(): void {
     for (const definition of [...ALERTING_RESOURCES, alertDefinition, alertEventDefinition]) this.projections.inline(new ResourceListProjection(definition));
-    registerAlertingEventContracts();
   }
 }

@@ -1,6 +1,6 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@taproot/messaging';
-import { registerSnapshotEvents, resourceController, ResourceListProjection } from '@taproot/resources';
+import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { causeDefinition } from './causes/cause.schema';
 import { environmentDefinition } from './environments/environment.schema';
 import { functionalityDefinition } from './functionalities/functionality.schema';
@@ -28,10 +28,6 @@ export class CatalogModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
   onModuleInit(): void {
-    for (const definition of CATALOG_RESOURCES) {
-      this.projections.inline(new ResourceListProjection(definition));
-      // The catalog publishes its resources' lifecycle events only, each carrying the record's snapshot.
-      registerSnapshotEvents(definition.schema);
-    }
+    for (const definition of CATALOG_RESOURCES) this.projections.inline(new ResourceListProjection(definition));
   }
 }

@@ -1,3 +1,4 @@
+export { IDENTITY_CONTEXT } from './identity.context';
 export { apiKeySchema, API_KEY_KINDS, type ApiKeyKind } from './api-keys/api-key.schema';
 export { assertCanOwnSchedule } from './api-keys/api-key-rules';
 export { API_KEY_EVENTS, type ApiKeySnapshot } from './api-keys/api-key-commands';

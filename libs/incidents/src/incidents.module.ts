@@ -9,7 +9,6 @@ import { incidentSubStatusDefinition } from './incident-sub-statuses/incident-su
 import { incidentRoleTaskDefinition } from './incident-role-tasks/incident-role-task.schema';
 import { INCIDENT_COMMAND_HANDLERS } from './incidents/incident-commands';
 import { ImportIncidentsHandler } from './incidents/incident-import';
-import { registerIncidentsEventContracts } from './event-contracts';
 import { incidentDefinition } from './incidents/incident.schema';
 import { IncidentAlertsController } from './incidents/incident-alerts.controller';
 import { IncidentsOfAlerts } from './incidents/incidents-of-alerts';
@@ -45,6 +44,5 @@ export class IncidentsModule implements OnModuleInit {
   onModuleInit(): void {
     // Incidents and their timelines keep their read models the generic way (their snapshots are full).
     for (const definition of [...INCIDENTS_RESOURCES, incidentDefinition, incidentEventDefinition]) this.projections.inline(new ResourceListProjection(definition));
-    registerIncidentsEventContracts(INCIDENTS_RESOURCES);
   }
 }

@@ -1,1 +1,2 @@
 export { OnCallModule } from './on-call.module';
+export { ON_CALL_CONTEXT } from './on-call.context';

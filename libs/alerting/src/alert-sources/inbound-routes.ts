@@ -1,3 +1,5 @@
+import type { InboundMediaTypes } from '@taproot/runtime';
+
 /**
  * What the api's media-type rule (apps/api start-api.ts) lets through on alerting's public routes,
  * which otherwise take only `application/vnd.api+json` (docs/alert-sources.md): monitoring tools
@@ -7,17 +9,19 @@
 const INBOUND_URL = /^\/v1\/alert_sources\/[^/?#]+\/(alerts|emails)(?:[?#]|$)/;
 
 /** Raw messages arrive as `message/rfc822`, or `text/plain` from relays that know no better; kept as bytes. */
-export const RAW_EMAIL_MEDIA_TYPES = ['message/rfc822', 'text/plain'];
+const RAW_EMAIL_MEDIA_TYPES = ['message/rfc822', 'text/plain'];
 /** Raw emails carry their attachments (skipped by the mapper, but received): a larger limit than JSON's 1 MB. */
-export const RAW_EMAIL_BODY_LIMIT = 10 * 1_048_576;
+const RAW_EMAIL_BODY_LIMIT = 10 * 1_048_576;
 
 const MEDIA_TYPES: Record<string, string[]> = { alerts: ['application/json'], emails: ['application/json', ...RAW_EMAIL_MEDIA_TYPES] };
 
-/** Whether an inbound route takes a body of `mediaType` besides JSON:API. */
-export function inboundAccepts(url: string, mediaType: string | undefined): boolean {
-  const route = INBOUND_URL.exec(url)?.[1];
-  return route !== undefined && mediaType !== undefined && MEDIA_TYPES[route].includes(mediaType);
-}
-
-/** `GET /v1/alerts/receipts/{id}` answers the reference's plain `receipt` object as `application/json`. */
-export const PLAIN_JSON_URL = /^\/v1\/alerts\/receipts\/[^/?#]+(?:[?#]|$)/;
+/** The alerting context's inbound media types, as its descriptor gives them to the api. */
+export const INBOUND_MEDIA_TYPES: InboundMediaTypes = {
+  accepts(url, mediaType) {
+    const route = INBOUND_URL.exec(url)?.[1];
+    return route !== undefined && mediaType !== undefined && MEDIA_TYPES[route].includes(mediaType);
+  },
+  raw: { mediaTypes: RAW_EMAIL_MEDIA_TYPES, bodyLimit: RAW_EMAIL_BODY_LIMIT },
+  // `GET /v1/alerts/receipts/{id}` answers the reference's plain `receipt` object as `application/json`.
+  plainJson: /^\/v1\/alerts\/receipts\/[^/?#]+(?:[?#]|$)/,
+};

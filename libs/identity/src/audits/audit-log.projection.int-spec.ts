@@ -19,7 +19,7 @@ describe('AuditLogProjection applies a batch in a fixed number of statements', (
     const service = randomUUID();
     const event = (type: string, name: string): DomainEvent =>
       domainEvent({ type, organizationId: org.organizationId, aggregateType: 'services', aggregateId: service, actor: { kind: 'api_key', id: org.apiKeyId }, payload: { id: service, name } });
-    const projection = new AuditLogProjection();
+    const projection = new AuditLogProjection(['taproot.catalog']);
     await ds.transaction((m) => projection.applyBatch([event('service.created', 'a')], m));
 
     const batch = [event('service.updated', 'b'), event('service.updated', 'c'), ...Array.from({ length: 8 }, (_, i) => event('service.updated', `d${i}`))];

@@ -1,4 +1,4 @@
-import { appendToOutbox, CONTEXTS, domainEvent, topicOf, type DomainEvent, type Projection } from '@taproot/messaging';
+import { appendToOutbox, domainEvent, topicOf, type DomainEvent, type Projection } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 
 /**
@@ -36,7 +36,9 @@ export const AUDIT_LOG_CREATED = 'audit_log.created';
  */
 export class AuditLogProjection implements Projection {
   readonly name = AUDIT_CONSUMER;
-  readonly topics = CONTEXTS.map(topicOf);
+
+  /** `topics`: every context's (the app's EVENT_TOPICS). */
+  constructor(readonly topics: readonly string[]) {}
 
   handles(eventType: string): boolean {
     return !eventType.startsWith('audit_log.');

@@ -4,3 +4,4 @@ export * from './nest-logger';
 export * from './start-nest-app';
 export * from './run-process';
 export * from './health.controller';
+export * from './context-descriptor';

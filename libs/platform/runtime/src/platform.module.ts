@@ -1,17 +1,21 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { CLOCK, TAPROOT_CONFIG } from '@taproot/config';
-import { EVENT_BUS, OutboxRelay, ProjectionRunner, UnitOfWork } from '@taproot/messaging';
+import { EVENT_BUS, EVENT_TOPICS, OutboxRelay, ProjectionRunner, UnitOfWork } from '@taproot/messaging';
 import { DataSource } from 'typeorm';
 import type { Runtime } from './runtime';
 
 export const LOGGER = Symbol('LOGGER');
 
-/** Makes the process's shared runtime injectable in every module of an app. */
+/**
+ * Makes the process's shared runtime injectable in every module of an app, with the topics of
+ * the contexts the app runs (`EVENT_TOPICS`).
+ */
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRuntime(runtime: Runtime): DynamicModule {
+  static forRuntime(runtime: Runtime, eventTopics: readonly string[] = []): DynamicModule {
     const providers = [
+      { provide: EVENT_TOPICS, useValue: eventTopics },
       { provide: TAPROOT_CONFIG, useValue: runtime.config },
       { provide: LOGGER, useValue: runtime.logger },
       { provide: CLOCK, useValue: runtime.clock },

@@ -53,5 +53,5 @@ export async function appendToOutbox(manager: EntityManager, topic: string, even
   );
 }
 
-/** Every bounded context that publishes events, so consumers of "everything" list one place. */
-export const CONTEXTS = ['identity', 'catalog', 'incidents', 'alerting', 'on-call', 'status-pages'] as const;
+/** Injection token: the topics of every context of the process (consumers of "everything": audit log, dispatcher). */
+export const EVENT_TOPICS = Symbol('EVENT_TOPICS');

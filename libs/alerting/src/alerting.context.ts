@@ -1,0 +1,16 @@
+import type { ContextDescriptor } from '@taproot/runtime';
+import { INBOUND_MEDIA_TYPES } from './alert-sources/inbound-routes';
+import { AlertingModule, ALERTING_RESOURCES } from './alerting.module';
+import { ALERTS_OPENAPI } from './alerts/alert.openapi';
+import { registerAlertingEventContracts } from './event-contracts';
+import { ALERTING_MIGRATIONS } from './migrations';
+
+export const ALERTING_CONTEXT: ContextDescriptor = {
+  name: 'alerting',
+  module: AlertingModule,
+  migrations: ALERTING_MIGRATIONS,
+  resources: ALERTING_RESOURCES.map((d) => d.schema),
+  openapi: ALERTS_OPENAPI,
+  inbound: INBOUND_MEDIA_TYPES,
+  registerEventContracts: registerAlertingEventContracts,
+};

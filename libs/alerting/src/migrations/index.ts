@@ -1,0 +1,10 @@
+import { CreateAlertUrgenciesAndFields1732300002000 } from './1732300002000-create-alert-urgencies-and-fields';
+import { CreateAlerts1732300002100 } from './1732300002100-create-alerts';
+import { CreateAlertSources1732300002200 } from './1732300002200-create-alert-sources';
+import { AddAlertSourceIds1732300002300 } from './1732300002300-add-alert-source-ids';
+import { CreateAlertReceipts1732300002400 } from './1732300002400-create-alert-receipts';
+import { AlertListFilters1732300002500 } from './1732300002500-alert-list-filters';
+import { AddAlertIncidentIds1732300002600 } from './1732300002600-add-alert-incident-ids';
+import { AlertEventSourceAndUser1732300002700 } from './1732300002700-alert-event-source-and-user';
+
+export const ALERTING_MIGRATIONS = [CreateAlertUrgenciesAndFields1732300002000, CreateAlerts1732300002100, CreateAlertSources1732300002200, AddAlertSourceIds1732300002300, CreateAlertReceipts1732300002400, AlertListFilters1732300002500, AddAlertIncidentIds1732300002600, AlertEventSourceAndUser1732300002700];

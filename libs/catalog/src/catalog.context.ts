@@ -1,0 +1,13 @@
+import { registerSnapshotEvents } from '@taproot/resources';
+import type { ContextDescriptor } from '@taproot/runtime';
+import { CatalogModule, CATALOG_RESOURCES } from './catalog.module';
+import { CATALOG_MIGRATIONS } from './migrations';
+
+export const CATALOG_CONTEXT: ContextDescriptor = {
+  name: 'catalog',
+  module: CatalogModule,
+  migrations: CATALOG_MIGRATIONS,
+  resources: CATALOG_RESOURCES.map((d) => d.schema),
+  // The catalog publishes its resources' lifecycle events only, each carrying the record's snapshot.
+  registerEventContracts: () => CATALOG_RESOURCES.forEach((d) => registerSnapshotEvents(d.schema)),
+};

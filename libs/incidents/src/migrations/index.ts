@@ -1,0 +1,8 @@
+import { CreateSubStatusesAndIncidentRoles1732300001000 } from './1732300001000-create-sub-statuses-and-incident-roles';
+import { CreateIncidents1732300001200 } from './1732300001200-create-incidents';
+import { CreateIncidentRoleTasks1732300001100 } from './1732300001100-create-incident-role-tasks';
+import { CreateActionItemsAndIncidentSubStatuses1732300001300 } from './1732300001300-create-action-items-and-incident-sub-statuses';
+import { AddIncidentExternalIds1732300001400 } from './1732300001400-add-incident-external-ids';
+import { AddIncidentZendeskTicketIds1732300001500 } from './1732300001500-add-incident-zendesk-ticket-ids';
+
+export const INCIDENTS_MIGRATIONS = [CreateSubStatusesAndIncidentRoles1732300001000, CreateIncidentRoleTasks1732300001100, CreateIncidents1732300001200, CreateActionItemsAndIncidentSubStatuses1732300001300, AddIncidentExternalIds1732300001400, AddIncidentZendeskTicketIds1732300001500];
