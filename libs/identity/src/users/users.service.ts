@@ -12,7 +12,7 @@ import { domainEvent, topicOf, UnitOfWork, type DomainEvent } from '@taproot/mes
 import { DataSource, type EntityManager } from 'typeorm';
 import { actorOf, covers, type Caller, type Principal } from '@taproot/auth';
 import { assertAssignableRoles } from '../roles/role-assignment';
-import { GROUP_EVENTS, groupEvent } from '../teams/teams.service';
+import { leaveTeams } from '../teams/team-commands';
 import { userSchema } from './user.schema';
 
 export const USERS_CONTEXT = 'identity';
@@ -104,15 +104,11 @@ export class UsersService {
       }
       const document = await this.get(principal.organizationId, id, manager);
       const now = this.clock.now();
-      const groups: Row[] = await manager.query(
-        `UPDATE groups SET user_ids = array_remove(user_ids, $1), admin_ids = array_remove(admin_ids, $1), updated_at = $3
-          WHERE organization_id = $2 AND ($1 = ANY(user_ids) OR $1 = ANY(admin_ids)) RETURNING *`,
-        [userId, principal.organizationId, now],
-      ).then((r: unknown) => (Array.isArray(r) && Array.isArray(r[0]) ? (r[0] as Row[]) : (r as Row[])));
+      const teams = await leaveTeams({ organizationId: principal.organizationId, actor: actorOf(principal), manager, now }, userId);
       await manager.query('DELETE FROM users WHERE id = $1 AND organization_id = $2', [userId, principal.organizationId]);
       const events = [this.event(USER_EVENTS.deleted, principal, document, now)];
       emitter.emit(topicOf(USERS_CONTEXT), events);
-      if (groups.length) emitter.emit(topicOf(USERS_CONTEXT), groups.map((g) => groupEvent(GROUP_EVENTS.updated, g, principal, now)));
+      if (teams.length) emitter.emit(topicOf(USERS_CONTEXT), teams.flatMap((team) => team.events));
       return document;
     });
   }
