@@ -1,3 +1,2 @@
 export { teamSchema, MEMBERSHIP_ATTRIBUTES } from './team.schema';
 export { TeamsModule } from './teams.module';
-export { GROUP_EVENTS } from './teams.service';

@@ -1,9 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type FlatQuery } from '@taproot/json-api';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { actorOf, can, CurrentCaller, forbidden, OwnedByTeam, RequirePermission, TeamOwnershipChecker, type Caller, type TeamOwnedRoute } from '@taproot/auth';
+import { JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import {
+  BulkDeleteResourcesCommand,
+  BulkUpsertResourcesCommand,
+  GetResourceQuery,
+  ListResourcesQuery,
+  type BulkUpsertResult,
+} from '@taproot/resources';
 import { DataSource } from 'typeorm';
-import { can, CurrentCaller, forbidden, OwnedByTeam, RequirePermission, TeamOwnershipChecker, type Caller, type TeamOwnedRoute } from '@taproot/auth';
+import { ChangeTeamCommand, CreateTeamCommand, DeleteTeamCommand, teamDefinition } from './team-commands';
 import { MEMBERSHIP_ATTRIBUTES, teamSchema } from './team.schema';
-import { TeamsService } from './teams.service';
 
 const OWN_TEAM: TeamOwnedRoute = { table: 'groups', isTeam: true, slugs: true };
 
@@ -15,7 +23,8 @@ export class TeamsController {
   private readonly ownership: TeamOwnershipChecker;
 
   constructor(
-    private readonly teams: TeamsService,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     dataSource: DataSource,
   ) {
     this.ownership = new TeamOwnershipChecker(dataSource);
@@ -35,7 +44,7 @@ export class TeamsController {
   @Get()
   @RequirePermission('groups', 'read')
   list(@CurrentCaller() principal: Caller, @Query() query: FlatQuery) {
-    return this.teams.list(principal.organizationId, query);
+    return this.queries.execute(new ListResourcesQuery(teamDefinition, principal.organizationId, query));
   }
 
   @Post('bulk_upsert')
@@ -46,20 +55,22 @@ export class TeamsController {
     if (!can(principal.permissions, 'groups', 'update')) throw forbidden({ family: 'groups', action: 'update' }, principal, principal.permissions);
     const entities = parseBulkUpsert(body);
     this.assertMayManageMembership(principal, entities.map((e) => e.input));
-    return this.teams.bulkUpsert(principal, entities);
+    // Teams never answered the items' deprecation warnings: the document alone, as before.
+    const { document }: BulkUpsertResult = await this.commands.execute(new BulkUpsertResourcesCommand(teamDefinition, principal.organizationId, actorOf(principal), entities));
+    return document;
   }
 
   @Post('bulk_delete')
   @RequirePermission('groups', 'delete')
   @HttpCode(200)
   bulkDelete(@CurrentCaller() principal: Caller, @Body() body: unknown) {
-    return this.teams.bulkDelete(principal, parseBulkDelete(teamSchema, body));
+    return this.commands.execute(new BulkDeleteResourcesCommand(teamDefinition, principal.organizationId, actorOf(principal), parseBulkDelete(teamSchema, body)));
   }
 
   @Get(':id')
   @RequirePermission('groups', 'read')
   get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return this.teams.get(principal.organizationId, id);
+    return this.queries.execute(new GetResourceQuery(teamDefinition, principal.organizationId, id));
   }
 
   @Post()
@@ -68,7 +79,8 @@ export class TeamsController {
   async create(@CurrentCaller() principal: Caller, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(teamSchema, body, 'create');
     this.assertMayManageMembership(principal, [attributes]);
-    return this.teams.create(principal, attributes);
+    const data: ResourceObject = await this.commands.execute(new CreateTeamCommand(principal.organizationId, actorOf(principal), attributes));
+    return { data };
   }
 
   @Put(':id')
@@ -79,12 +91,14 @@ export class TeamsController {
     // A team key administers its own team, membership included (spec: "same permissions as a team admin").
     const ownTeam = principal.kind === 'team' && !!principal.teamId && (await this.ownership.owns(principal.organizationId, principal.teamId, OWN_TEAM, { params: { id } }));
     if (!ownTeam) this.assertMayManageMembership(principal, [attributes]);
-    return this.teams.update(principal, id, attributes);
+    const data: ResourceObject = await this.commands.execute(new ChangeTeamCommand(principal.organizationId, actorOf(principal), id, attributes));
+    return { data };
   }
 
   @Delete(':id')
   @RequirePermission('groups', 'delete')
-  remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return this.teams.delete(principal, id);
+  async remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    const data: ResourceObject = await this.commands.execute(new DeleteTeamCommand(principal.organizationId, actorOf(principal), id));
+    return { data };
   }
 }

@@ -1,42 +1,57 @@
 import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common';
-import { parseResourcePayload, type FlatQuery } from '@taproot/json-api';
-import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { actorOf, CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
+import { JsonApiError, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { ListResourcesQuery } from '@taproot/resources';
+import { DataSource } from 'typeorm';
+import { ChangeUserCommand, DeleteUserCommand, findUser, userDefinition } from './user-commands';
 import { updateUserSchema } from './user.schema';
-import { UsersService } from './users.service';
 
 /** `/v1/users`: permission family `members` (docs/permissions.md); `/me` needs none. */
 @Controller('v1/users')
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly dataSource: DataSource,
+  ) {}
 
   @Get()
   @RequirePermission('members', 'read')
   list(@CurrentCaller() principal: Caller, @Query() query: FlatQuery) {
-    return this.users.list(principal.organizationId, query);
+    return this.queries.execute(new ListResourcesQuery(userDefinition, principal.organizationId, query));
   }
 
-  /** Declared before `:id`. Any authenticated caller may read itself. */
+  /**
+   * Declared before `:id`. Any authenticated caller may read itself; a key that belongs to no
+   * user has none (404, docs/permissions.md).
+   */
   @Get('me')
-  me(@CurrentCaller() principal: Caller) {
-    return this.users.me(principal);
+  async me(@CurrentCaller() principal: Caller) {
+    if (principal.userId === null) {
+      throw JsonApiError.of(404, 'Not found', 'This API key does not belong to a user, so there is no current user: use a personal API key or an OAuth token', 'NO_CURRENT_USER');
+    }
+    return { data: await findUser(this.dataSource, principal.organizationId, String(principal.userId)) };
   }
 
   @Get(':id')
   @RequirePermission('members', 'read')
-  get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return this.users.get(principal.organizationId, id);
+  async get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    return { data: await findUser(this.dataSource, principal.organizationId, id) };
   }
 
   @Put(':id')
   @RequirePermission('members', 'update')
-  update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(updateUserSchema, body, 'update');
-    return this.users.update(principal, id, attributes);
+    const data: ResourceObject = await this.commands.execute(new ChangeUserCommand(principal.organizationId, actorOf(principal), principal.permissions, id, attributes));
+    return { data };
   }
 
   @Delete(':id')
   @RequirePermission('members', 'delete')
-  remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return this.users.delete(principal, id);
+  async remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    const data: ResourceObject = await this.commands.execute(new DeleteUserCommand(principal.organizationId, actorOf(principal), id));
+    return { data };
   }
 }
