@@ -1,10 +1,15 @@
+import { registerEventContract } from '@taproot/messaging';
+import { registerSnapshotEvents, snapshotContract } from '@taproot/resources';
 import type { ContextDescriptor } from '@taproot/runtime';
+import { API_KEY_EVENTS } from './api-keys/api-key-commands';
+import { AUDIT_LOG_CREATED } from './audits/audit-log.projection';
 import { apiKeySchema } from './api-keys/api-key.schema';
 import { auditSchema } from './audits/audit.schema';
 import { IdentityModule } from './identity.module';
 import { IDENTITY_OPENAPI } from './identity.openapi';
 import { IDENTITY_MIGRATIONS } from './migrations';
 import { oauthApplicationSchema } from './oauth/applications/application.schema';
+import { OAUTH_APPLICATION_EVENTS } from './oauth/applications/applications';
 import { onCallRoleSchema, roleSchema } from './roles/role.schema';
 import { teamSchema } from './teams/team.schema';
 import { userSchema } from './users/user.schema';
@@ -15,4 +20,11 @@ export const IDENTITY_CONTEXT: ContextDescriptor = {
   migrations: IDENTITY_MIGRATIONS,
   resources: [roleSchema, onCallRoleSchema, apiKeySchema, oauthApplicationSchema, userSchema, teamSchema, auditSchema],
   openapi: IDENTITY_OPENAPI,
+  registerEventContracts() {
+    for (const schema of [roleSchema, onCallRoleSchema, userSchema, teamSchema]) registerSnapshotEvents(schema);
+    registerSnapshotEvents(apiKeySchema, [API_KEY_EVENTS.rotated]);
+    registerSnapshotEvents(oauthApplicationSchema, [OAUTH_APPLICATION_EVENTS.rotated]);
+    // Each audit row is announced for outgoing webhooks: the row as GET /v1/audits shows it.
+    registerEventContract(AUDIT_LOG_CREATED, 1, snapshotContract(auditSchema));
+  },
 };
