@@ -10,6 +10,7 @@ import {
   CreateResourceHandler,
   DeleteResourceCommand,
   DeleteResourceHandler,
+  ResourceListProjection,
   UpdateResourceCommand,
   UpdateResourceHandler,
 } from '@taproot/resources';
@@ -23,7 +24,9 @@ describe('service commands (the generic resource path)', () => {
   let uow: UnitOfWork;
   before(async () => {
     ds = await openTestDataSource();
-    uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, new InProcessEventBus()));
+    const projections = new ProjectionRunner(ds, new InProcessEventBus());
+    projections.inline(new ResourceListProjection(serviceDefinition));
+    uow = new UnitOfWork(ds, null, projections);
   });
   after(() => ds.destroy());
 
@@ -64,6 +67,17 @@ describe('service commands (the generic resource path)', () => {
     const s2 = await create.execute(new CreateResourceCommand(serviceDefinition, a.organizationId, actor, { name: 'edge' }));
     const s3 = await create.execute(new CreateResourceCommand(serviceDefinition, b.organizationId, actor, { name: 'Edge' }));
     assert.deepEqual([s1.slug, s2.slug, s3.slug], ['edge', 'edge-2', 'edge']);
+  });
+
+  test('concurrent creates of one name take distinct slugs without taking turns (the unique index decides)', async () => {
+    const { organizationId } = await newOrg();
+    const create = new CreateResourceHandler(uow, clock);
+    const created = await Promise.all(
+      Array.from({ length: 4 }, () => create.execute(new CreateResourceCommand(serviceDefinition, organizationId, actor, { name: 'Race' }))),
+    );
+    assert.deepEqual(created.map((s) => s.slug).sort(), ['race', 'race-2', 'race-3', 'race-4']);
+    const [{ read }] = await ds.query('SELECT count(DISTINCT slug)::int AS read FROM services_read WHERE organization_id = $1', [organizationId]);
+    assert.equal(read, 4);
   });
 
   test('a refused update changes nothing and writes no event', async () => {

@@ -7,6 +7,9 @@ import { lifecycleEvents, type ResourceDefinition, type Row, type WriteContext }
 import { findParent } from './resource-parent';
 import { slugify } from './slug';
 
+/** Inserts of a record whose slug a concurrent create took, before the last (plain) one. */
+const SLUG_ATTEMPTS = 8;
+
 /** A resource's state as its events carry it: every attribute plus id and timestamps. */
 export type Snapshot = Row & { id: string };
 
@@ -74,11 +77,25 @@ export class ResourceWriter {
       if (name in attributes) row[def.column ?? name] = toColumn(def, attributes[name]);
     }
     const columns = Object.keys(row);
-    const [inserted] = await ctx.manager.query(
-      `INSERT INTO ${quoteIdent(this.def.table)} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
-      columns.map((c) => row[c]),
-    );
-    return this.result(ctx, 'created', inserted);
+    const insert = (onConflict: string) =>
+      ctx.manager.query(
+        `INSERT INTO ${quoteIdent(this.def.table)} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) ${onConflict}RETURNING *`,
+        columns.map((c) => row[c]),
+      );
+    const slugs = Object.entries(schema.attributes).filter(([name, def]) => def.derivedFrom && typeof attributes[name] === 'string');
+    if (slugs.length === 0) return this.result(ctx, 'created', (await insert(''))[0]);
+    // Slugs are taken optimistically (the unique index decides, no lock), so creates of different
+    // names never wait for each other. A create that lost its slug to a concurrent one takes turns
+    // with the other losers (each then sees the previous one's commit) and looks again. The last
+    // attempt inserts plainly, so a conflict on another unique key surfaces as its own error.
+    for (let attempt = 1; ; attempt++) {
+      const [inserted] = await insert(attempt < SLUG_ATTEMPTS ? 'ON CONFLICT DO NOTHING ' : '');
+      if (inserted) return this.result(ctx, 'created', inserted);
+      if (attempt === 1) await this.takeTurns(ctx);
+      for (const [name, def] of slugs) {
+        row[def.column ?? name] = await this.uniqueSlug(ctx.manager, ctx.organizationId, def.column ?? name, slugify(String(attributes[def.derivedFrom!])));
+      }
+    }
   }
 
   async update(ctx: WriteContext, id: string, changes: Row): Promise<WriteResult> {
@@ -178,8 +195,6 @@ export class ResourceWriter {
   private async deriveSlugs(ctx: WriteContext, attributes: Row): Promise<Row> {
     for (const [name, def] of Object.entries(this.def.schema.attributes)) {
       if (!def.derivedFrom) continue;
-      // Concurrent creates in one organization would pick the same free slug.
-      await this.takeTurns(ctx);
       const source = attributes[def.derivedFrom];
       if (typeof source !== 'string') continue;
       attributes[name] = await this.uniqueSlug(ctx.manager, ctx.organizationId, def.column ?? name, slugify(source));
