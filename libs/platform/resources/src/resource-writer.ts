@@ -60,15 +60,13 @@ export class ResourceWriter {
   async create(ctx: WriteContext, input: Row, parentId?: string): Promise<WriteResult> {
     const { schema } = this.def;
     let attributes: Row = schema.parent ? await this.underParent(ctx, input, parentId) : { ...input };
-    attributes = await this.deriveSlugs(ctx, attributes);
+    attributes = this.deriveSlugs(attributes);
     for (const [name, def] of Object.entries(schema.attributes)) {
       if (def.default !== undefined && attributes[name] === undefined) attributes[name] = def.default;
     }
-    // `position` orders lists and backs their keyset index, so it is never null: an omitted
-    // one goes last.
-    if (schema.attributes.position?.type === 'integer' && attributes.position == null) {
-      attributes.position = await this.nextPosition(ctx.manager, ctx.organizationId);
-    }
+    // `position` orders lists and backs their keyset index, so it is never null: an omitted one
+    // goes last, computed by the INSERT itself (no round trip of its own).
+    const appended = schema.attributes.position?.type === 'integer' && attributes.position == null;
     if (this.def.rules?.beforeCreate) attributes = await this.def.rules.beforeCreate(attributes, ctx);
     // A beforeCreate rule may assign the id (a payload never carries one: only declared attributes pass).
     const row: Row = { id: typeof attributes.id === 'string' ? attributes.id : randomUUID(), organization_id: ctx.organizationId, created_at: ctx.now, updated_at: ctx.now };
@@ -76,18 +74,26 @@ export class ResourceWriter {
       if (name === 'created_at' || name === 'updated_at') continue;
       if (name in attributes) row[def.column ?? name] = toColumn(def, attributes[name]);
     }
+    if (appended) delete row[schema.attributes.position.column ?? 'position'];
     const columns = Object.keys(row);
+    const table = quoteIdent(this.def.table);
+    const values = columns.map((_, i) => `$${i + 1}`);
+    if (appended) {
+      columns.push(schema.attributes.position.column ?? 'position');
+      values.push(`(SELECT COALESCE(MAX(${quoteIdent(columns[columns.length - 1])}), 0) + 1 FROM ${table} WHERE organization_id = $${columns.indexOf('organization_id') + 1})`);
+    }
     const insert = (onConflict: string) =>
       ctx.manager.query(
-        `INSERT INTO ${quoteIdent(this.def.table)} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) ${onConflict}RETURNING *`,
-        columns.map((c) => row[c]),
+        `INSERT INTO ${table} (${columns.map(quoteIdent).join(', ')}) VALUES (${values.join(', ')}) ${onConflict}RETURNING *`,
+        columns.slice(0, appended ? -1 : undefined).map((c) => row[c]),
       );
     const slugs = Object.entries(schema.attributes).filter(([name, def]) => def.derivedFrom && typeof attributes[name] === 'string');
     if (slugs.length === 0) return this.result(ctx, 'created', (await insert(''))[0]);
-    // Slugs are taken optimistically (the unique index decides, no lock), so creates of different
-    // names never wait for each other. A create that lost its slug to a concurrent one takes turns
-    // with the other losers (each then sees the previous one's commit) and looks again. The last
-    // attempt inserts plainly, so a conflict on another unique key surfaces as its own error.
+    // Slugs are taken optimistically: the name's own slug first, and the unique index decides (no
+    // lock, no look-up), so creates of different names never wait for each other. A create whose
+    // slug is taken (by a stored record or a concurrent create) takes turns with the other losers
+    // (each then sees the previous one's commit) and looks for the next free one. The last attempt
+    // inserts plainly, so a conflict on another unique key surfaces as its own error.
     for (let attempt = 1; ; attempt++) {
       const [inserted] = await insert(attempt < SLUG_ATTEMPTS ? 'ON CONFLICT DO NOTHING ' : '');
       if (inserted) return this.result(ctx, 'created', inserted);
@@ -192,12 +198,11 @@ export class ResourceWriter {
     await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.def.table}:${ctx.organizationId}`]);
   }
 
-  private async deriveSlugs(ctx: WriteContext, attributes: Row): Promise<Row> {
+  /** The slugs of the derived attributes, as their sources give them (the create makes them unique). */
+  private deriveSlugs(attributes: Row): Row {
     for (const [name, def] of Object.entries(this.def.schema.attributes)) {
-      if (!def.derivedFrom) continue;
-      const source = attributes[def.derivedFrom];
-      if (typeof source !== 'string') continue;
-      attributes[name] = await this.uniqueSlug(ctx.manager, ctx.organizationId, def.column ?? name, slugify(source));
+      const source = def.derivedFrom ? attributes[def.derivedFrom] : undefined;
+      if (typeof source === 'string') attributes[name] = slugify(source);
     }
     return attributes;
   }
@@ -210,13 +215,5 @@ export class ResourceWriter {
     const used = new Set(taken.map((t) => t.s));
     if (!used.has(base)) return base;
     for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
-  }
-
-  private async nextPosition(manager: EntityManager, organizationId: string): Promise<number> {
-    const [{ next }] = await manager.query(
-      `SELECT COALESCE(MAX("position"), 0) + 1 AS next FROM ${quoteIdent(this.def.table)} WHERE organization_id = $1`,
-      [organizationId],
-    );
-    return Number(next);
   }
 }
