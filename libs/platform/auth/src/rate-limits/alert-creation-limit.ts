@@ -25,7 +25,8 @@ export class AlertCreationLimit {
   /** Counts one alert; throws RateLimitExceededError (429, Retry-After) past the limit. */
   async consume(subject: AlertCreationSubject): Promise<RateLimitDecision> {
     const bucket = 'apiKeyId' in subject ? `alerts:key:${subject.apiKeyId}` : `alerts:source:${subject.organizationId}:${subject.alertSourceId}`;
-    const decision = await this.limiter.hit(bucket, this.perMinute);
+    // A lease (RateLimiter.take): exact at the spec's 50 a minute (leases of one), one count per lease when a deployment raises it.
+    const decision = await this.limiter.take(bucket, this.perMinute);
     if (!decision.allowed) throw new RateLimitExceededError(decision);
     return decision;
   }
