@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import { isUuid, JsonApiError, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
-import { domainEvent, topicOf, UnitOfWork, type DomainEvent } from '@taproot/messaging';
+import { domainEvent, type DomainEvent } from '@taproot/messaging';
+import { ResourceWriteHandler, type ResourceDefinition, type Snapshot } from '@taproot/resources';
 import { PG_ERRORS, pgErrorCode } from '@taproot/persistence';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -195,19 +196,17 @@ export class GetApiKeyQuery {
   ) {}
 }
 
-@Injectable()
-abstract class ApiKeyChangeHandler<C extends { principal: Principal }> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+/** API keys on the one write path; they have no read model of their own (reads go to `api_keys`). */
+export const apiKeyDefinition: ResourceDefinition = { schema: apiKeySchema, context: IDENTITY_CONTEXT, table: 'api_keys' };
 
+abstract class ApiKeyChangeHandler<C extends { principal: Principal }> extends ResourceWriteHandler {
   /** One transaction: the row change and its event in the outbox (architecture rule 3). */
   execute(command: C): Promise<ApiKeyResult> {
-    return this.unitOfWork.run(async (manager, emitter) => {
-      const now = this.clock.now();
-      const { result, event } = await this.change(manager, command, now);
-      emitter.emit(topicOf(IDENTITY_CONTEXT), [eventOf(event.type, command.principal, event.row, now)]);
+    const { principal } = command;
+    return this.write({ definition: apiKeyDefinition, organizationId: principal.organizationId, actor: actorOf(principal) }, async (_writer, ctx, keep) => {
+      const { result, event } = await this.change(ctx.manager, command, ctx.now);
+      const announced = eventOf(event.type, principal, event.row, ctx.now);
+      keep({ snapshot: announced.payload as Snapshot, events: [announced] });
       return result;
     });
   }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, QueryHandler } from '@nestjs/cqrs';
-import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
+import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { JsonApiError, listDocument, toResourceObject, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
-import { topicOf, UnitOfWork } from '@taproot/messaging';
+import { ResourceWriteHandler, type ResourceDefinition, type Snapshot } from '@taproot/resources';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IDENTITY_CONTEXT } from '../../api-keys/api-key-commands';
 import { actorOf, covers, splitScopes, withScopes, type Caller, type Principal } from '@taproot/auth';
@@ -83,18 +83,16 @@ export class GetOAuthApplicationQuery {
   ) {}
 }
 
-@Injectable()
-abstract class ApplicationChangeHandler<C extends { principal: Principal }> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+/** OAuth applications on the one write path; their reads come from a view of the provider's storage. */
+const applicationDefinition: ResourceDefinition = { schema: oauthApplicationSchema, context: IDENTITY_CONTEXT, table: 'oauth_applications' };
 
+abstract class ApplicationChangeHandler<C extends { principal: Principal }> extends ResourceWriteHandler {
   /** One transaction: the application's rows and its event in the outbox. */
   execute(command: C): Promise<ApplicationResult> {
-    return this.unitOfWork.run(async (manager, emitter) => {
-      const result = await this.change(manager, command, this.clock.now());
-      emitter.emit(topicOf(IDENTITY_CONTEXT), [result.event]);
+    const { principal } = command;
+    return this.write({ definition: applicationDefinition, organizationId: principal.organizationId, actor: actorOf(principal) }, async (_writer, ctx, keep) => {
+      const result = await this.change(ctx.manager, command, ctx.now);
+      keep({ snapshot: result.event.payload as Snapshot, events: [result.event] });
       return result;
     });
   }
