@@ -201,7 +201,7 @@ async function measureRoute(
 
 /**
  * What an alert create writes for a new key, without HTTP, Nest, mapping or validation
- * (CreateAlertHandler, alert-commands.ts), in one transaction: the per-key advisory lock and the
+ * (CreateAlertHandler, createAlert in alert-writes.ts), in one transaction: the per-key advisory lock and the
  * lookup of an unresolved alert with the key (index alerts_dedup), the alert row, its alert event
  * row (the timeline line), the same two rows in `alerts_read` and `alert_events_read` (the inline
  * projections) and the two outbox rows.

@@ -8,7 +8,7 @@ import { AlertReceiptsController } from './alert-sources/alert-receipts.controll
 import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/alert-source.schema';
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
 import { alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
-import { ALERT_COMMAND_HANDLERS } from './alerts/alert-commands';
+import { ALERT_COMMAND_HANDLERS } from './alerts/commands';
 import { alertEventDefinition } from './alerts/alert-event.schema';
 import { alertDefinition } from './alerts/alert.schema';
 import { AlertsController } from './alerts/alerts.controller';

@@ -7,7 +7,7 @@ import { incidentEventFunctionalityDefinition, incidentEventServiceDefinition } 
 import { incidentRoleDefinition } from './incident-roles/incident-role.schema';
 import { incidentSubStatusDefinition } from './incident-sub-statuses/incident-sub-status.schema';
 import { incidentRoleTaskDefinition } from './incident-role-tasks/incident-role-task.schema';
-import { INCIDENT_COMMAND_HANDLERS } from './incidents/incident-commands';
+import { INCIDENT_COMMAND_HANDLERS } from './incidents/commands';
 import { ImportIncidentsHandler } from './incidents/incident-import';
 import { incidentDefinition } from './incidents/incident.schema';
 import { IncidentAlertsController } from './incidents/incident-alerts.controller';

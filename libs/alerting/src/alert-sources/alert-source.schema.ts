@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existingTeamIds } from '@taproot/identity';
 import { defineResource, existingIds, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
-import { checkUrgency } from '../alerts/alert-commands';
+import { checkUrgency } from '../alerts/alert-writes';
 import { checkNotificationTarget } from '../alerts/notification-targets';
 import { validateGenericWebhookConfig, validateIngestionRules, type GenericWebhookConfig, type IngestionError, type IngestionRulesConfig, type UrgencyRule } from '../ingestion';
 import { NOTIFICATION_TARGET_TYPES } from '../alerts/alert.schema';

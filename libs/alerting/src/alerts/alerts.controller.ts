@@ -5,7 +5,6 @@ import { catalogIdsNamed } from '@taproot/catalog';
 import { actorOf, AlertCreationLimit, CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { teamIdsNamed } from '@taproot/identity';
 import {
-  JsonApiError,
   listDocument,
   parseListQuery,
   parseResourcePayload,
@@ -16,10 +15,18 @@ import {
 } from '@taproot/json-api';
 import { ResourceReader } from '@taproot/resources';
 import { DataSource } from 'typeorm';
-import { ChangeAlertCommand, CreateAlertCommand, type AlertAccess, type AlertChange, type AlertCreated } from './alert-commands';
+import type { AlertAccess, AlertCreated } from './alert-writes';
+import {
+  AcknowledgeAlertCommand,
+  CreateAlertCommand,
+  EscalateAlertCommand,
+  ResolveAlertCommand,
+  SnoozeAlertCommand,
+  UpdateAlertCommand,
+  type AlertChangeCommand,
+} from './commands';
 import { ALERT_INCIDENTS, asSeenBy, withAlertIncludes, type AlertIncidents } from './alert-includes';
 import { alertListSchema, alertSchema, type ALERT_LIST_FILTERS } from './alert.schema';
-import { ALERT_OPERATIONS, type AlertOperation } from './alert.state';
 
 const accessOf = (principal: Caller): AlertAccess => ({
   organizationId: principal.organizationId,
@@ -100,47 +107,43 @@ export class AlertsController {
   @RequirePermission('alerts', 'update')
   async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(alertSchema, body, 'update');
-    return this.change(principal, id, { kind: 'update', attributes });
+    return this.dispatch(principal, new UpdateAlertCommand(accessOf(principal), id, attributes));
   }
 
-  private async change(principal: Caller, id: string, change: AlertChange) {
-    return { data: await this.seenBy(principal, (await this.commands.execute(new ChangeAlertCommand(accessOf(principal), id, change))) as ResourceObject) };
+  /** Runs a change of the alert and answers the alert it leaves, as the caller sees it. */
+  private async dispatch(principal: Caller, command: AlertChangeCommand) {
+    return { data: await this.seenBy(principal, (await this.commands.execute(command)) as ResourceObject) };
   }
 
   private async seenBy(principal: Caller, alert: ResourceObject): Promise<ResourceObject> {
     return (await asSeenBy(principal.organizationId, principal, [alert], this.incidents))[0];
   }
 
-  private operation(principal: Caller, id: string, operation: AlertOperation, body: unknown) {
-    if (!ALERT_OPERATIONS.includes(operation)) throw JsonApiError.notFound('alerts', id);
-    return this.change(principal, id, operation === 'snooze' ? { kind: 'operation', operation, delayMinutes: delayOf(body) } : { kind: 'operation', operation });
-  }
-
   @Post(':id/acknowledge')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  acknowledge(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'acknowledge', body);
+  acknowledge(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    return this.dispatch(principal, new AcknowledgeAlertCommand(accessOf(principal), id));
   }
 
   @Post(':id/resolve')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  resolve(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'resolve', body);
+  resolve(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    return this.dispatch(principal, new ResolveAlertCommand(accessOf(principal), id));
   }
 
   @Post(':id/snooze')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
   snooze(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'snooze', body);
+    return this.dispatch(principal, new SnoozeAlertCommand(accessOf(principal), id, delayOf(body)));
   }
 
   @Post(':id/escalate')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  escalate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'escalate', body);
+  escalate(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    return this.dispatch(principal, new EscalateAlertCommand(accessOf(principal), id));
   }
 }

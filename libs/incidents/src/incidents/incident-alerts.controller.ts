@@ -3,7 +3,7 @@ import { alertSchema, asSeenBy } from '@taproot/alerting';
 import { can, CurrentCaller, forbidden, RequirePermission, type Caller } from '@taproot/auth';
 import { defineResource, JsonApiError, listDocument, parseListQuery, parseResourcePayload, readRecords, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { findIncident, IncidentRoutes, type IncidentAccess } from './incident-access';
-import { ChangeIncidentCommand } from './incident-commands';
+import { AttachAlertsToIncidentCommand, DetachAlertFromIncidentCommand } from './commands';
 import { incidentsSeenWith } from './incidents-of-alerts';
 
 /** The body of `POST /v1/incidents/{id}/alerts` (reference `attach_alert`). */
@@ -29,8 +29,8 @@ function mayReadAlerts(access: IncidentAccess): IncidentAccess {
  * `/v1/incidents/{incident_id}/alerts`: the alerts attached to an incident, attaching more and
  * detaching one (docs/alerts.md, Alerts on incidents). The incident must be visible to the caller
  * (404 otherwise, private ones included), and every route also needs alerts read. Attach and detach are
- * changes of the incident (incidents update) on its one change path: the incident's `alert_ids`,
- * its timeline and the alerts' own side, in one transaction.
+ * changes of the incident (incidents update) through the incident change handler every incident
+ * change shares: the incident's `alert_ids`, its timeline and the alerts' own side, in one transaction.
  */
 @Controller('v1/incidents/:incident_id/alerts')
 export class IncidentAlertsController extends IncidentRoutes {
@@ -58,19 +58,17 @@ export class IncidentAlertsController extends IncidentRoutes {
   @HttpCode(200)
   async attach(@CurrentCaller() principal: Caller, @Param('incident_id') incidentId: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(attachAlertSchema, body, 'create');
-    return this.change(principal, incidentId, true, (attributes.alert_ids as string[]).map(String));
+    const access = mayReadAlerts(this.access(principal));
+    const incident: ResourceObject = await this.commands.execute(new AttachAlertsToIncidentCommand(access, incidentId, (attributes.alert_ids as string[]).map(String)));
+    return this.alertsOf(access, incident.id, {});
   }
 
   /** 200 with the incident's alerts left; 404 when the alert is not attached to it. */
   @Delete(':alert_id')
   @RequirePermission('incidents', 'update')
   async detach(@CurrentCaller() principal: Caller, @Param('incident_id') incidentId: string, @Param('alert_id') alertId: string) {
-    return this.change(principal, incidentId, false, [alertId]);
-  }
-
-  private async change(principal: Caller, incidentId: string, attach: boolean, alertIds: string[]) {
     const access = mayReadAlerts(this.access(principal));
-    const incident: ResourceObject = await this.commands.execute(new ChangeIncidentCommand(access, incidentId, { kind: 'alerts', attach, alertIds }));
+    const incident: ResourceObject = await this.commands.execute(new DetachAlertFromIncidentCommand(access, incidentId, alertId));
     return this.alertsOf(access, incident.id, {});
   }
 

@@ -26,20 +26,19 @@ export async function setAlerts(plan: IncidentPlan, alertIds: string[]): Promise
   if (detached.length) plan.record('alerts', `Alerts detached: ${await described(plan, detached)}`, INCIDENT_EVENTS.alertsDetached);
 }
 
-/**
- * `POST /v1/incidents/{id}/alerts` adds alerts of the organization to the incident's (422 naming
- * an unknown one); `DELETE .../alerts/{alert_id}` takes an attached one away (404 otherwise).
- */
-export async function changeAlerts(plan: IncidentPlan, attach: boolean, alertIds: string[]): Promise<void> {
+/** `POST /v1/incidents/{id}/alerts`: adds alerts of the organization to the incident's (422 naming an unknown one). */
+export async function attachAlerts(plan: IncidentPlan, alertIds: string[]): Promise<void> {
   const before = (plan.value('alert_ids') as string[] | null) ?? [];
-  if (attach) {
-    const { alert_ids: checked } = await checkReferences(plan.ctx, { alert_ids: alertIds });
-    return setAlerts(plan, [...new Set([...before, ...(checked as string[])])]);
-  }
-  const ids = alertIds.map((id) => id.toLowerCase());
-  const missing = ids.find((id) => !before.includes(id));
-  if (missing !== undefined) throw JsonApiError.of(404, 'Not found', `alert ${missing} is not attached to this incident`, 'NOT_FOUND');
-  return setAlerts(plan, before.filter((id) => !ids.includes(id)));
+  const { alert_ids: checked } = await checkReferences(plan.ctx, { alert_ids: alertIds });
+  return setAlerts(plan, [...new Set([...before, ...(checked as string[])])]);
+}
+
+/** `DELETE /v1/incidents/{id}/alerts/{alert_id}`: takes an attached alert away (404 when it is not attached). */
+export async function detachAlert(plan: IncidentPlan, alertId: string): Promise<void> {
+  const before = (plan.value('alert_ids') as string[] | null) ?? [];
+  const id = alertId.toLowerCase();
+  if (!before.includes(id)) throw JsonApiError.of(404, 'Not found', `alert ${id} is not attached to this incident`, 'NOT_FOUND');
+  return setAlerts(plan, before.filter((attached) => attached !== id));
 }
 
 /** The alerts' side of a written incident change: their `incident_ids` and their timelines, same transaction. */

@@ -278,15 +278,16 @@ async function names(plan: IncidentPlan, ids: string[]): Promise<string> {
 }
 
 /**
- * Adds or removes subscribers. `remove_users_with_no_private_incident_access` also unsubscribes,
- * from a private incident, every user whose roles do not let them read private incidents.
+ * Adds or removes subscribers. `withoutPrivateAccessRemoved` (the body's
+ * `remove_users_with_no_private_incident_access`) also unsubscribes, from a private incident,
+ * every user whose roles do not let them read private incidents.
  */
-export async function changeSubscribers(plan: IncidentPlan, add: boolean, attributes: Row): Promise<void> {
-  const ids = [...new Set(((attributes.user_ids as string[] | null) ?? []).map(String))];
+export async function changeSubscribers(plan: IncidentPlan, add: boolean, userIds: readonly string[], withoutPrivateAccessRemoved: boolean): Promise<void> {
+  const ids = [...new Set(userIds)];
   await checkUsers(plan, 'user_ids', ids, true);
   const before = (plan.value('subscriber_ids') as string[] | null) ?? [];
   let after = add ? [...new Set([...before, ...ids])] : before.filter((id) => !ids.includes(id));
-  if (attributes.remove_users_with_no_private_incident_access === true && plan.value('private') === true) {
+  if (withoutPrivateAccessRemoved && plan.value('private') === true) {
     const kept: string[] = [];
     for (const id of after) {
       const permissions = await permissionsOf(plan.ctx.manager, { organizationId: plan.ctx.organizationId, userId: Number(id), apiKeyId: null, kind: 'personal' });
@@ -310,9 +311,8 @@ type Assignment = { incident_role_id: string; user_id: string };
  * without `allow_multi_user_assignment` goes to one user at a time: assigning it replaces the
  * holder. Assigning what is held, or taking back what is not, changes nothing.
  */
-export async function changeRole(plan: IncidentPlan, assign: boolean, attributes: Row): Promise<void> {
-  const roleId = String(attributes.incident_role_id).toLowerCase();
-  const userId = String(attributes.user_id);
+export async function changeRole(plan: IncidentPlan, assign: boolean, incidentRoleId: string, userId: string): Promise<void> {
+  const roleId = incidentRoleId.toLowerCase();
   const [role] = isUuid(roleId)
     ? ((await plan.ctx.manager.query('SELECT name, enabled, allow_multi_user_assignment FROM incident_roles WHERE id = $1 AND organization_id = $2', [roleId, plan.ctx.organizationId])) as Row[])
     : [];

@@ -5,7 +5,7 @@ import { currentRequestMetadata, domainEvent, runWithRequestMetadata } from '@ta
 import { ResourceWriteHandler, ResourceWriter, type Row, type WriteContext } from '@taproot/resources';
 import { incidentEventDefinition } from '../timeline/incident-event.schema';
 import { IncidentsCommand, privateRefusal, seesPrivate, type IncidentAccess } from './incident-access';
-import { createIncident, takeSequentialId } from './incident-commands';
+import { createIncident, takeSequentialId } from './commands/create-incident/create-incident.handler';
 import { presentIncident } from './incident-presenter';
 import { INCIDENT_IMPORT_COMPLETED } from '../events';
 import { incidentDefinition, incidentImportSchema, incidentStorageSchema } from './incident.schema';

@@ -1,8 +1,26 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { parseBulkCreate, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import type { Row } from '@taproot/resources';
 import { IncidentRoutes } from './incident-access';
-import { ChangeIncidentCommand, CreateIncidentCommand, DeleteIncidentCommand, type IncidentChange } from './incident-commands';
+import {
+  AddIncidentSubscribersCommand,
+  AssignIncidentRoleCommand,
+  CancelIncidentCommand,
+  CreateIncidentCommand,
+  DeleteIncidentCommand,
+  DetachIncidentFromParentCommand,
+  type IncidentCommand,
+  MarkIncidentAsDuplicateCommand,
+  MitigateIncidentCommand,
+  RemoveIncidentSubscribersCommand,
+  ResolveIncidentCommand,
+  RestartIncidentCommand,
+  TriageIncidentCommand,
+  UnassignIncidentRoleCommand,
+  UnmarkIncidentAsDuplicateCommand,
+  UpdateIncidentCommand,
+} from './commands';
 import { ImportIncidentsCommand, type IncidentImportDocument } from './incident-import';
 import { IncidentReader } from './incident-reader';
 import { incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './incident.schema';
@@ -11,11 +29,26 @@ import { incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './
  * The body of an operation. Those the reference sends without attributes (`in_triage`: only
  * `data.type`; `unmark_as_duplicate`, `detach_from_parent`: no body at all) may omit them.
  */
-function operationAttributes(operation: IncidentOperationName, body: unknown) {
+function operationAttributes(operation: IncidentOperationName, body: unknown): Row {
   const data = (body as { data?: { attributes?: unknown } } | undefined)?.data;
   const schema = OPERATION_BODIES[operation];
   if (body == null || (data && data.attributes === undefined && Object.keys(schema.attributes).every((n) => !schema.attributes[n].required))) return {};
   return parseResourcePayload(schema, body, 'create').attributes;
+}
+
+/** An outcome's message as sent: absent (undefined) leaves the stored one, null clears it. */
+const messageOf = (attributes: Row, name: string) => attributes[name] as string | null | undefined;
+
+/** The users of `add_subscribers` / `remove_subscribers`, and whether those without private access go too. */
+function subscribersOf(operation: 'add_subscribers' | 'remove_subscribers', body: unknown): [string[], boolean] {
+  const attributes = operationAttributes(operation, body);
+  return [((attributes.user_ids as string[] | null) ?? []).map(String), attributes.remove_users_with_no_private_incident_access === true];
+}
+
+/** The role and user of `assign_role_to_user` / `unassign_role_from_user`. */
+function roleOf(operation: 'assign_role_to_user' | 'unassign_role_from_user', body: unknown): [string, string] {
+  const attributes = operationAttributes(operation, body);
+  return [String(attributes.incident_role_id), String(attributes.user_id)];
 }
 
 const single = (data: ResourceObject) => ({ data });
@@ -42,7 +75,7 @@ export class IncidentsController extends IncidentRoutes {
   @HttpCode(201)
   async create(@CurrentCaller() principal: Caller, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(incidentSchema, body, 'create');
-    return single(await this.commands.execute(new CreateIncidentCommand(this.access(principal), attributes)));
+    return this.dispatch(new CreateIncidentCommand(this.access(principal), attributes));
   }
 
   /** Historical incidents, all or none; a private item also needs create on private_incidents (docs/incidents.md). */
@@ -58,94 +91,105 @@ export class IncidentsController extends IncidentRoutes {
   @RequirePermission('incidents', 'update')
   async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
     const { attributes } = parseResourcePayload(incidentSchema, body, 'update');
-    return this.change(principal, id, { kind: 'update', attributes });
+    return this.dispatch(new UpdateIncidentCommand(this.access(principal), id, attributes));
   }
 
   @Delete(':id')
   @RequirePermission('incidents', 'delete')
   async remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return single(await this.commands.execute(new DeleteIncidentCommand(this.access(principal), id)));
+    return this.dispatch(new DeleteIncidentCommand(this.access(principal), id));
   }
 
-  private async change(principal: Caller, id: string, change: IncidentChange) {
-    return single(await this.commands.execute(new ChangeIncidentCommand(this.access(principal), id, change)));
-  }
-
-  private operation(principal: Caller, id: string, operation: IncidentOperationName, body: unknown) {
-    return this.change(principal, id, { kind: 'operation', operation, attributes: operationAttributes(operation, body) });
+  /** Runs a command of the incident and answers the incident it leaves. */
+  private async dispatch(command: IncidentCommand) {
+    return single(await this.commands.execute(command));
   }
 
   @Put(':id/mitigate')
   @RequirePermission('incidents', 'update')
-  mitigate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'mitigate', body);
+  async mitigate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    const message = messageOf(operationAttributes('mitigate', body), 'mitigation_message');
+    return this.dispatch(new MitigateIncidentCommand(this.access(principal), id, message));
   }
 
   @Put(':id/resolve')
   @RequirePermission('incidents', 'update')
-  resolve(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'resolve', body);
+  async resolve(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    const message = messageOf(operationAttributes('resolve', body), 'resolution_message');
+    return this.dispatch(new ResolveIncidentCommand(this.access(principal), id, message));
   }
 
   @Put(':id/cancel')
   @RequirePermission('incidents', 'update')
-  cancel(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'cancel', body);
+  async cancel(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    const message = messageOf(operationAttributes('cancel', body), 'cancellation_message');
+    return this.dispatch(new CancelIncidentCommand(this.access(principal), id, message));
   }
 
+  // The operations without attributes still parse their body: a malformed one is refused as before.
   @Put(':id/in_triage')
   @RequirePermission('incidents', 'update')
-  triage(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'in_triage', body);
+  async triage(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    operationAttributes('in_triage', body);
+    return this.dispatch(new TriageIncidentCommand(this.access(principal), id));
   }
 
   @Put(':id/restart')
   @RequirePermission('incidents', 'update')
-  restart(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'restart', body);
+  async restart(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    operationAttributes('restart', body);
+    return this.dispatch(new RestartIncidentCommand(this.access(principal), id));
   }
 
   @Put(':id/duplicate')
   @RequirePermission('incidents', 'update')
-  duplicate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'duplicate', body);
+  async duplicate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    const attributes = operationAttributes('duplicate', body);
+    const command = new MarkIncidentAsDuplicateCommand(this.access(principal), id, String(attributes.duplicate_incident_id), messageOf(attributes, 'resolution_message'));
+    return this.dispatch(command);
   }
 
   @Put(':id/unmark_as_duplicate')
   @RequirePermission('incidents', 'update')
-  unmarkAsDuplicate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'unmark_as_duplicate', body);
+  async unmarkAsDuplicate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    operationAttributes('unmark_as_duplicate', body);
+    return this.dispatch(new UnmarkIncidentAsDuplicateCommand(this.access(principal), id));
   }
 
   @Put(':id/detach_from_parent')
   @RequirePermission('incidents', 'update')
-  detachFromParent(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'detach_from_parent', body);
+  async detachFromParent(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    operationAttributes('detach_from_parent', body);
+    return this.dispatch(new DetachIncidentFromParentCommand(this.access(principal), id));
   }
 
   @Post(':id/add_subscribers')
   @RequirePermission('incidents', 'update')
   @HttpCode(200)
-  addSubscribers(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'add_subscribers', body);
+  async addSubscribers(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    const [userIds, withoutPrivateAccessRemoved] = subscribersOf('add_subscribers', body);
+    return this.dispatch(new AddIncidentSubscribersCommand(this.access(principal), id, userIds, withoutPrivateAccessRemoved));
   }
 
   @Delete(':id/remove_subscribers')
   @RequirePermission('incidents', 'update')
-  removeSubscribers(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'remove_subscribers', body);
+  async removeSubscribers(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    const [userIds, withoutPrivateAccessRemoved] = subscribersOf('remove_subscribers', body);
+    return this.dispatch(new RemoveIncidentSubscribersCommand(this.access(principal), id, userIds, withoutPrivateAccessRemoved));
   }
 
   @Post(':id/assign_role_to_user')
   @RequirePermission('incidents', 'update')
   @HttpCode(200)
-  assignRole(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'assign_role_to_user', body);
+  async assignRole(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    const [incidentRoleId, assigneeId] = roleOf('assign_role_to_user', body);
+    return this.dispatch(new AssignIncidentRoleCommand(this.access(principal), id, incidentRoleId, assigneeId));
   }
 
   @Delete(':id/unassign_role_from_user')
   @RequirePermission('incidents', 'update')
-  unassignRole(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.operation(principal, id, 'unassign_role_from_user', body);
+  async unassignRole(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    const [incidentRoleId, assigneeId] = roleOf('unassign_role_from_user', body);
+    return this.dispatch(new UnassignIncidentRoleCommand(this.access(principal), id, incidentRoleId, assigneeId));
   }
 }

@@ -7,7 +7,7 @@ import { JsonApiError, type ResourceObject } from '@taproot/json-api';
 import { UnitOfWork } from '@taproot/messaging';
 import { GroupCommitter, ResourceWriteHandler, type GroupScope, type Keep, type ResourceWriter, type Row, type WriteContext } from '@taproot/resources';
 import { DataSource } from 'typeorm';
-import { changeAlert, createAlert, unresolvedAlert, type AlertAccess } from '../../alerts/alert-commands';
+import { changeAlert, createAlert, unresolvedAlert, type AlertAccess } from '../../alerts/alert-writes';
 import { ALERT_INCIDENTS, asSeenBy, type AlertIncidents } from '../../alerts/alert-includes';
 import { alertDefinition } from '../../alerts/alert.schema';
 import {

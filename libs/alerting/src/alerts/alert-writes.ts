@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { CommandHandler } from '@nestjs/cqrs';
 import { existingIds, JsonApiError, type Queryable, type ResourceObject } from '@taproot/json-api';
 import { domainEvent, type EventActor } from '@taproot/messaging';
-import { ResourceWriteHandler, ResourceWriter, snapshotObject, type Keep, type Row, type Snapshot, type WriteContext } from '@taproot/resources';
+import { ResourceWriter, snapshotObject, type Keep, type Row, type Snapshot, type WriteContext } from '@taproot/resources';
 import { ALERT_EVENTS } from '../events';
 import { alertTrailDefinition, eventSource, type AlertEventAction } from './alert-event.schema';
-import { alertDefinition, alertSchema } from './alert.schema';
+import { alertSchema } from './alert.schema';
 import { checkAlertReferences, requireAlertReferences } from './notification-targets';
 import { ALERT_STAMPS, transition, type AlertMove, type AlertOperation, type AlertStatus, type AlertTransition } from './alert.state';
 
@@ -17,48 +16,14 @@ export interface AlertAccess {
   userId: string | null;
 }
 
-abstract class AlertCommand {
-  readonly definition = alertDefinition;
-  constructor(readonly access: AlertAccess) {}
-  get organizationId(): string {
-    return this.access.organizationId;
-  }
-  get actor(): EventActor {
-    return this.access.actor;
-  }
-  get userId(): string | null {
-    return this.access.userId;
-  }
-}
-
-export class CreateAlertCommand extends AlertCommand {
-  constructor(
-    access: AlertAccess,
-    readonly attributes: Row,
-  ) {
-    super(access);
-  }
-}
-
-/** A PATCH of the alert (which may set `status`), or one of its operations: one change path. */
+/** What `changeAlert` is asked to do: a PATCH's attributes (which may set `status`), or one of the operations. */
 export type AlertChange = { kind: 'update'; attributes: Row } | { kind: 'operation'; operation: AlertOperation; delayMinutes?: unknown };
-
-export class ChangeAlertCommand extends AlertCommand {
-  constructor(
-    access: AlertAccess,
-    readonly id: string,
-    readonly change: AlertChange,
-  ) {
-    super(access);
-  }
-}
 
 /** What a create answers: the alert, and whether an unresolved alert with the same key took it in. */
 export interface AlertCreated {
   alert: ResourceObject;
   deduplicated: boolean;
 }
-
 
 const trailWriter = new ResourceWriter(alertTrailDefinition);
 
@@ -172,13 +137,6 @@ export async function createAlert(writer: ResourceWriter, ctx: WriteContext, kee
   return { alert, deduplicated: false };
 }
 
-@CommandHandler(CreateAlertCommand)
-export class CreateAlertHandler extends ResourceWriteHandler {
-  execute(c: CreateAlertCommand): Promise<AlertCreated> {
-    return this.write(c, (writer, ctx, keep) => createAlert(writer, ctx, keep, c.access, c.attributes));
-  }
-}
-
 /** The alert event action of a status reached by a move. */
 function actionOf(move: AlertMove, status: AlertStatus): AlertEventAction {
   if ('operation' in move && move.operation === 'escalate') return 'escalated';
@@ -194,7 +152,7 @@ function actionOf(move: AlertMove, status: AlertStatus): AlertEventAction {
 export async function changeAlert(writer: ResourceWriter, ctx: WriteContext, keep: Keep, access: AlertAccess, id: string, change: AlertChange): Promise<ResourceObject> {
   const current = await writer.load(ctx.manager, ctx.organizationId, id, true);
   const from = current.status as AlertStatus;
-    let move: AlertMove | null = null;
+  let move: AlertMove | null = null;
   const changes: Row = {};
   if (change.kind === 'update') {
     const { status, ...asked } = change.attributes;
@@ -230,12 +188,3 @@ export async function changeAlert(writer: ResourceWriter, ctx: WriteContext, kee
   if (others.length) await record(ctx, access, alert.id, 'informational', 'updated', `Alert updated: ${others.join(', ')}`, keep);
   return alert;
 }
-
-@CommandHandler(ChangeAlertCommand)
-export class ChangeAlertHandler extends ResourceWriteHandler {
-  execute(c: ChangeAlertCommand): Promise<ResourceObject> {
-    return this.write(c, (writer, ctx, keep) => changeAlert(writer, ctx, keep, c.access, c.id, c.change));
-  }
-}
-
-export const ALERT_COMMAND_HANDLERS = [CreateAlertHandler, ChangeAlertHandler];
