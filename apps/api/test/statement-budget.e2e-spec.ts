@@ -31,12 +31,20 @@ describe('statements per request at steady state', () => {
   });
   after(() => api?.close());
 
-  /** Sends the request twice (the first warms caches) and answers the statements of the second. */
+  /**
+   * Sends the request once to warm caches, then three times, and answers the statements of the
+   * cheapest: a rate-limit lease renewal (once per lease of requests, and when the minute window
+   * turns) is amortized, not the request's own cost, and it may land in any one measure.
+   */
   async function statementsOf(send: (requestId: string) => Promise<{ status: number }>, status: number): Promise<string[]> {
     assert.equal((await send(randomUUID())).status, status);
-    const id = randomUUID();
-    assert.equal((await send(id)).status, status);
-    return byRequest.get(id) ?? [];
+    const measures: string[][] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = randomUUID();
+      assert.equal((await send(id)).status, status);
+      measures.push(byRequest.get(id) ?? []);
+    }
+    return measures.reduce((a, b) => (b.length < a.length ? b : a));
   }
 
   const within = (statements: string[], budget: number, what: string) =>
