@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthenticationModule } from '@taproot/auth';
-import { CONTEXT_TOPICS, CONTEXTS, registerEventContracts } from '@taproot/contexts';
+import { CONTEXT_ERRORS, CONTEXT_TOPICS, CONTEXTS, registerEventContracts } from '@taproot/contexts';
 import { RESOURCE_HANDLERS } from '@taproot/resources';
 import { HealthController, LOGGER, PlatformModule, type Runtime } from '@taproot/runtime';
 import { JsonApiExceptionFilter } from './http/json-api-exception.filter';
@@ -19,7 +19,7 @@ export class ApiModule {
       controllers: [HealthController, OpenApiController],
       providers: [
         ...RESOURCE_HANDLERS,
-        { provide: APP_FILTER, useFactory: (logger) => new JsonApiExceptionFilter(logger), inject: [LOGGER] },
+        { provide: APP_FILTER, useFactory: (logger) => new JsonApiExceptionFilter(logger, CONTEXT_ERRORS), inject: [LOGGER] },
       ],
     };
   }

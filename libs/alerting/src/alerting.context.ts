@@ -4,6 +4,7 @@ import { AlertingModule, ALERTING_RESOURCES } from './alerting.module';
 import { ALERTS_OPENAPI } from './alerts/alert.openapi';
 import { registerAlertingEventContracts } from './event-contracts';
 import { ALERTING_MIGRATIONS } from './migrations';
+import { ALERTING_ERRORS } from './errors';
 
 export const ALERTING_CONTEXT: ContextDescriptor = {
   name: 'alerting',
@@ -11,6 +12,7 @@ export const ALERTING_CONTEXT: ContextDescriptor = {
   migrations: ALERTING_MIGRATIONS,
   resources: ALERTING_RESOURCES.map((d) => d.schema),
   openapi: ALERTS_OPENAPI,
+  errors: ALERTING_ERRORS,
   inbound: INBOUND_MEDIA_TYPES,
   registerEventContracts: registerAlertingEventContracts,
 };

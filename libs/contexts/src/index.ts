@@ -2,6 +2,7 @@ import { ALERTING_CONTEXT } from '@taproot/alerting';
 import { CATALOG_CONTEXT } from '@taproot/catalog';
 import { IDENTITY_CONTEXT } from '@taproot/identity';
 import { INCIDENTS_CONTEXT } from '@taproot/incidents';
+import { mergeErrorTables, type ErrorTable } from '@taproot/json-api';
 import { topicOf } from '@taproot/messaging';
 import { ON_CALL_CONTEXT } from '@taproot/on-call';
 import type { ContextDescriptor } from '@taproot/runtime';
@@ -23,3 +24,6 @@ export function registerEventContracts(): void {
   registered = true;
   for (const context of CONTEXTS) context.registerEventContracts?.();
 }
+
+/** Every context's error codes and their answers, for the one exception filter. */
+export const CONTEXT_ERRORS: ErrorTable<string> = mergeErrorTables(CONTEXTS.flatMap((c) => (c.errors ? [c.errors] : [])));

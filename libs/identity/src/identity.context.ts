@@ -13,6 +13,7 @@ import { OAUTH_APPLICATION_EVENTS } from './oauth/applications/applications';
 import { onCallRoleSchema, roleSchema } from './roles/role.schema';
 import { teamSchema } from './teams/team.schema';
 import { userSchema } from './users/user.schema';
+import { IDENTITY_ERRORS } from './errors';
 
 export const IDENTITY_CONTEXT: ContextDescriptor = {
   name: 'identity',
@@ -20,6 +21,7 @@ export const IDENTITY_CONTEXT: ContextDescriptor = {
   migrations: IDENTITY_MIGRATIONS,
   resources: [roleSchema, onCallRoleSchema, apiKeySchema, oauthApplicationSchema, userSchema, teamSchema, auditSchema],
   openapi: IDENTITY_OPENAPI,
+  errors: IDENTITY_ERRORS,
   registerEventContracts() {
     for (const schema of [roleSchema, onCallRoleSchema, userSchema, teamSchema]) registerSnapshotEvents(schema);
     registerSnapshotEvents(apiKeySchema, [API_KEY_EVENTS.rotated]);

@@ -3,6 +3,7 @@ import { registerIncidentsEventContracts } from './event-contracts';
 import { IncidentsModule, INCIDENTS_RESOURCES } from './incidents.module';
 import { INCIDENTS_OPENAPI } from './incidents/incident.openapi';
 import { INCIDENTS_MIGRATIONS } from './migrations';
+import { INCIDENTS_ERRORS } from './errors';
 
 export const INCIDENTS_CONTEXT: ContextDescriptor = {
   name: 'incidents',
@@ -10,5 +11,6 @@ export const INCIDENTS_CONTEXT: ContextDescriptor = {
   migrations: INCIDENTS_MIGRATIONS,
   resources: INCIDENTS_RESOURCES.map((d) => d.schema),
   openapi: INCIDENTS_OPENAPI,
+  errors: INCIDENTS_ERRORS,
   registerEventContracts: () => registerIncidentsEventContracts(INCIDENTS_RESOURCES),
 };

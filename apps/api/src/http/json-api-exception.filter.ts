@@ -1,5 +1,5 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { JsonApiError, JSON_API_MEDIA_TYPE, type ErrorObject } from '@taproot/json-api';
+import { DomainError, JsonApiError, JSON_API_MEDIA_TYPE, type ErrorObject, type ErrorTable } from '@taproot/json-api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@taproot/config';
 import { RateLimitExceededError } from '@taproot/auth';
@@ -37,7 +37,11 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; deta
  */
 @Catch()
 export class JsonApiExceptionFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** Every context's codes and their answers (the descriptors' error tables). */
+    private readonly codes: ErrorTable<string> = {},
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -55,6 +59,12 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
 
   private toErrors(exception: unknown, request: FastifyRequest): { status: number; errors: ErrorObject[]; headers: Record<string, string> } {
     if (exception instanceof JsonApiError) return { status: exception.status, errors: exception.errors, headers: exception.headers };
+    // A code no table answers falls through to the 500 below: a context threw a code it did not declare.
+    if (exception instanceof DomainError && this.codes[exception.code]) {
+      const { status, title } = this.codes[exception.code];
+      const source = exception.pointer ? { source: { pointer: exception.pointer } } : {};
+      return { status, errors: [{ title, status: String(status), code: exception.code, detail: exception.detail, ...source }], headers: {} };
+    }
     const fastifyCode = (exception as { code?: unknown })?.code;
     if (typeof fastifyCode === 'string' && FASTIFY_CLIENT_ERRORS[fastifyCode]) {
       const e = FASTIFY_CLIENT_ERRORS[fastifyCode];

@@ -1,6 +1,7 @@
 import { defineResource, JsonApiError } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import type { ResourceDefinition, Row } from '@taproot/resources';
+import { AlertingError, AlertingErrorCode } from '../errors';
 
 /** The reference's `alert_event.kind` (`note` first: the kind clients write); the lifecycle writes the others. */
 export const ALERT_EVENT_KINDS = [
@@ -66,7 +67,7 @@ export const alertTrailDefinition: ResourceDefinition = {
 };
 
 const notesOnly = (current: Row) => {
-  if (current.kind !== 'note') throw JsonApiError.of(422, 'Not a note', `alert event ${String(current.id)} is written by the alert lifecycle; only notes can be changed or deleted`, 'NOT_A_NOTE');
+  if (current.kind !== 'note') throw new AlertingError(AlertingErrorCode.NotANote, `alert event ${String(current.id)} is written by the alert lifecycle; only notes can be changed or deleted`);
 };
 
 /**

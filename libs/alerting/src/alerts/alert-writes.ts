@@ -7,6 +7,7 @@ import { alertTrailDefinition, eventSource, type AlertEventAction } from './aler
 import { alertSchema } from './alert.schema';
 import { checkAlertReferences, requireAlertReferences } from './notification-targets';
 import { ALERT_STAMPS, transition, type AlertMove, type AlertOperation, type AlertStatus, type AlertTransition } from './alert.state';
+import { AlertingError, REFUSAL_CODES } from '../errors';
 
 /** Who acts on alerts: every alert command carries it. */
 export interface AlertAccess {
@@ -52,7 +53,7 @@ function announce(
   return alert;
 }
 
-const refusal = (t: Extract<AlertTransition, { ok: false }>) => JsonApiError.of(t.status, 'Alert status change refused', t.detail, t.code.toUpperCase());
+const refusal = (t: Extract<AlertTransition, { ok: false }>) => new AlertingError(REFUSAL_CODES[t.code], t.detail);
 
 /**
  * `alert_urgency_id` must name an urgency of the organization (alerts and alert sources); `known`:

@@ -19,6 +19,7 @@ import {
   toWireKind,
   type ApiKeyKind,
 } from './api-key.schema';
+import { IdentityError, IdentityErrorCode } from '../errors';
 
 /** Events of API keys go to the identity context's topic. */
 export const IDENTITY_CONTEXT = 'identity';
@@ -125,14 +126,14 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
  */
 async function assertMayGrant(manager: EntityManager, principal: Caller, attributes: Record<string, unknown>): Promise<void> {
   if (principal.kind === 'team') {
-    throw JsonApiError.of(403, 'Forbidden', 'A team API key cannot create an organization API key', 'FORBIDDEN');
+    throw new IdentityError(IdentityErrorCode.Forbidden, 'A team API key cannot create an organization API key');
   }
   const granted = await assertAssignableRoles(manager, principal.organizationId, {
     roleId: (attributes.role_id as string | null | undefined) ?? null,
     onCallRoleId: (attributes.on_call_role_id as string | null | undefined) ?? null,
   });
   if (!covers(principal.permissions, granted) && !(await isOwner(manager, principal))) {
-    throw JsonApiError.of(403, 'Forbidden', 'The new key would hold permissions the caller does not have', 'PRIVILEGE_ESCALATION');
+    throw new IdentityError(IdentityErrorCode.PrivilegeEscalation, 'The new key would hold permissions the caller does not have');
   }
 }
 
@@ -302,7 +303,7 @@ export class RotateApiKeyHandler extends ApiKeyChangeHandler<RotateApiKeyCommand
   protected async change(manager: EntityManager, { principal, id, attributes }: RotateApiKeyCommand, now: Date) {
     const current = await loadForUpdate(manager, principal.organizationId, id);
     if (principal.apiKeyId !== current.id) {
-      throw JsonApiError.of(403, 'Forbidden', 'An API key can only rotate itself: authenticate with the key being rotated', 'FORBIDDEN');
+      throw new IdentityError(IdentityErrorCode.Forbidden, 'An API key can only rotate itself: authenticate with the key being rotated');
     }
     const minutes = (attributes.grace_period_minutes as number | undefined) ?? DEFAULT_GRACE_PERIOD_MINUTES;
     const expiresAt =

@@ -1,6 +1,6 @@
-import { JsonApiError } from '@taproot/json-api';
 import type { EntityManager } from 'typeorm';
 import { EDITABLE_ROLE_KINDS, isEditableKind } from '@taproot/auth';
+import { IdentityError, IdentityErrorCode } from '../errors';
 
 type Row = Record<string, unknown>;
 
@@ -12,11 +12,9 @@ type Row = Record<string, unknown>;
 export function assertEditable(current: Row, action: 'update' | 'delete', type: string): void {
   const kind = String(current.system_role);
   if (isEditableKind(kind)) return;
-  throw JsonApiError.of(
-    403,
-    'Forbidden',
+  throw new IdentityError(
+    IdentityErrorCode.SystemRoleNotEditable,
     `${type} '${String(current.name)}' is a system role of kind ${kind} and cannot be ${action === 'update' ? 'updated' : 'deleted'}; only roles of ${EDITABLE_ROLE_KINDS.join(' or ')} kind can`,
-    'SYSTEM_ROLE_NOT_EDITABLE',
   );
 }
 
@@ -38,10 +36,8 @@ export async function assertUnassigned(manager: EntityManager, organizationId: s
   );
   if (keys === 0 && users === 0) return;
   const parts = [keys ? `${keys} API key${keys === 1 ? '' : 's'}` : '', users ? `${users} user${users === 1 ? '' : 's'}` : ''].filter(Boolean);
-  throw JsonApiError.of(
-    409,
-    'Conflict',
+  throw new IdentityError(
+    IdentityErrorCode.RoleInUse,
     `${type} '${String(current.name)}' is assigned to ${parts.join(' and ')}; assign them another role before deleting it`,
-    'ROLE_IN_USE',
   );
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { actorOf, can, CurrentCaller, forbidden, OwnedByTeam, RequirePermission, TeamOwnershipChecker, type Caller, type TeamOwnedRoute } from '@taproot/auth';
-import { JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { parseBulkDelete, parseBulkUpsert, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import {
   BulkDeleteResourcesCommand,
   BulkUpsertResourcesCommand,
@@ -12,6 +12,7 @@ import {
 import { DataSource } from 'typeorm';
 import { ChangeTeamCommand, CreateTeamCommand, DeleteTeamCommand, teamDefinition } from './team-commands';
 import { MEMBERSHIP_ATTRIBUTES, teamSchema } from './team.schema';
+import { IdentityError, IdentityErrorCode } from '../errors';
 
 const OWN_TEAM: TeamOwnedRoute = { table: 'groups', isTeam: true, slugs: true };
 
@@ -38,7 +39,7 @@ export class TeamsController {
     if (!attributes.some((a) => MEMBERSHIP_ATTRIBUTES.some((name) => name in a))) return;
     if (can(caller.permissions, 'members', 'update')) return;
     const error = forbidden({ family: 'members', action: 'update' }, caller, caller.permissions);
-    throw JsonApiError.of(403, 'Forbidden', `Changing team membership (user_ids, admin_ids) needs update on members. ${error.errors[0]?.detail ?? ''}`.trim(), 'PERMISSION_DENIED');
+    throw new IdentityError(IdentityErrorCode.PermissionDenied, `Changing team membership (user_ids, admin_ids) needs update on members. ${error.errors[0]?.detail ?? ''}`.trim());
   }
 
   @Get()

@@ -6,6 +6,7 @@ import { lifecycleEvents, ResourceWriteHandler, type ResourceDefinition, type Ro
 import { assertAssignableRoles } from '../roles/role-assignment';
 import { leaveTeams } from '../teams/team-commands';
 import { userSchema } from './user.schema';
+import { IdentityError, IdentityErrorCode } from '../errors';
 
 /**
  * Users: created outside the event path (sign-up, bootstrap), read from `users_view`, changed and
@@ -77,7 +78,7 @@ export class ChangeUserHandler extends ResourceWriteHandler {
         const granted = await assertAssignableRoles(ctx.manager, ctx.organizationId, { roleId, onCallRoleId });
         // Nobody hands out more than they hold (the same rule as API keys).
         if ((roleId !== null || onCallRoleId !== null) && !covers(c.permissions, granted)) {
-          throw JsonApiError.of(403, 'Forbidden', 'The roles would grant this user permissions the caller does not have', 'PRIVILEGE_ESCALATION');
+          throw new IdentityError(IdentityErrorCode.PrivilegeEscalation, 'The roles would grant this user permissions the caller does not have');
         }
       }
       const sets: string[] = [];
@@ -107,7 +108,7 @@ export class DeleteUserHandler extends ResourceWriteHandler {
       const current = await lockUser(ctx, c.id);
       if (current.role === 'owner') {
         const [{ owners }] = await ctx.manager.query(`SELECT count(*)::int AS owners FROM users WHERE organization_id = $1 AND role = 'owner'`, [ctx.organizationId]);
-        if (owners <= 1) throw JsonApiError.of(409, 'Conflict', `User ${c.id} is the organization's only owner and cannot be deleted`, 'LAST_OWNER');
+        if (owners <= 1) throw new IdentityError(IdentityErrorCode.LastOwner, `User ${c.id} is the organization's only owner and cannot be deleted`);
       }
       const user = await findUser(ctx.manager, ctx.organizationId, c.id);
       const teams = await leaveTeams(ctx, parseUserId(c.id));

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { actorOf, CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
-import { JsonApiError, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { ListResourcesQuery } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { ChangeUserCommand, DeleteUserCommand, findUser, userDefinition } from './user-commands';
 import { updateUserSchema } from './user.schema';
+import { IdentityError, IdentityErrorCode } from '../errors';
 
 /** `/v1/users`: permission family `members` (docs/permissions.md); `/me` needs none. */
 @Controller('v1/users')
@@ -29,7 +30,7 @@ export class UsersController {
   @Get('me')
   async me(@CurrentCaller() principal: Caller) {
     if (principal.userId === null) {
-      throw JsonApiError.of(404, 'Not found', 'This API key does not belong to a user, so there is no current user: use a personal API key or an OAuth token', 'NO_CURRENT_USER');
+      throw new IdentityError(IdentityErrorCode.NoCurrentUser, 'This API key does not belong to a user, so there is no current user: use a personal API key or an OAuth token');
     }
     return { data: await findUser(this.dataSource, principal.organizationId, String(principal.userId)) };
   }

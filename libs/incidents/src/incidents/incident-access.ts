@@ -6,6 +6,7 @@ import { isUuid, JsonApiError, type Queryable } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import type { ResourceDefinition, Row } from '@taproot/resources';
 import { DataSource } from 'typeorm';
+import { IncidentsErrorCode } from '../errors';
 
 /** Who acts on incidents, with what they may do: every incident command and read carries it. */
 export interface IncidentAccess {
@@ -34,7 +35,8 @@ export const seesPrivate = (access: IncidentAccess): boolean => can(access.permi
 export function privateRefusal(access: IncidentAccess, action: 'create' | 'update'): JsonApiError | null {
   if (can(access.permissions, 'private_incidents', action)) return null;
   const error = forbidden({ family: 'private_incidents', action }, access.principal, access.permissions);
-  return JsonApiError.of(403, 'Forbidden', `Making an incident private needs ${action} on private_incidents. ${error.errors[0]?.detail ?? ''}`.trim(), 'PERMISSION_DENIED');
+  // A JsonApiError, not an IncidentsError: the bulk import reports it per item (its errors list).
+  return JsonApiError.of(403, 'Forbidden', `Making an incident private needs ${action} on private_incidents. ${error.errors[0]?.detail ?? ''}`.trim(), IncidentsErrorCode.PermissionDenied);
 }
 
 /** Throws that 403 unless the caller may make an incident private. */

@@ -1,8 +1,8 @@
 import { alertSummaries, linkAlertsToIncident } from '@taproot/alerting';
-import { JsonApiError } from '@taproot/json-api';
 import { INCIDENT_EVENTS } from '../events';
 import type { Keep, Row, WriteContext } from '@taproot/resources';
 import { checkReferences, label, type IncidentPlan } from './incident-changes';
+import { IncidentsError, IncidentsErrorCode } from '../errors';
 
 async function described(plan: IncidentPlan, ids: string[]): Promise<string> {
   const summaries = await alertSummaries(plan.ctx.manager, plan.ctx.organizationId, ids);
@@ -37,7 +37,7 @@ export async function attachAlerts(plan: IncidentPlan, alertIds: string[]): Prom
 export async function detachAlert(plan: IncidentPlan, alertId: string): Promise<void> {
   const before = (plan.value('alert_ids') as string[] | null) ?? [];
   const id = alertId.toLowerCase();
-  if (!before.includes(id)) throw JsonApiError.of(404, 'Not found', `alert ${id} is not attached to this incident`, 'NOT_FOUND');
+  if (!before.includes(id)) throw new IncidentsError(IncidentsErrorCode.NotFound, `alert ${id} is not attached to this incident`);
   return setAlerts(plan, before.filter((attached) => attached !== id));
 }
 

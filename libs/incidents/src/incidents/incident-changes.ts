@@ -9,6 +9,7 @@ import type { TimelineEventKind } from '../timeline/incident-event.schema';
 import { setAlerts } from './incident-alerts';
 import { assertMayMakePrivate, seesPrivate, type IncidentAccess } from './incident-access';
 import { lifecycleOf, transition, type IncidentKind, type IncidentOperation, type IncidentStatus, type LifecycleTimestamp } from './incident.state';
+import { IncidentsError, IncidentsErrorCode } from '../errors';
 
 /** Relationship ids of an incident and where each must exist. */
 const REFERENCES: { attribute: string; type: CatalogType | 'groups' | 'alerts'; noun: string }[] = [
@@ -188,7 +189,7 @@ function statusEvent(from: IncidentStatus, to: IncidentStatus): IncidentEventTyp
 export async function move(plan: IncidentPlan, to: IncidentStatus | IncidentOperation, options: { fromStatusAttribute?: boolean; message?: [string, unknown] } = {}): Promise<void> {
   const from = plan.value('status') as IncidentStatus;
   const t = transition({ status: from, kind: plan.value('kind') as IncidentKind }, to);
-  if (!t.ok) throw JsonApiError.of(422, 'Invalid status transition', t.detail, 'INVALID_TRANSITION', options.fromStatusAttribute ? { pointer: '/data/attributes/status' } : undefined);
+  if (!t.ok) throw new IncidentsError(IncidentsErrorCode.InvalidTransition, t.detail, options.fromStatusAttribute ? '/data/attributes/status' : undefined);
   const [messageAttribute, message] = options.message ?? [];
   if (t.changed) {
     plan.set('status', t.status);

@@ -3,6 +3,7 @@ import { isUuid, JsonApiError, listDocument, parseListQuery, toResourceObject, t
 import { ResourceWriteHandler, snapshotObject, type Row } from '@taproot/resources';
 import { findIncident, IncidentsCommand, seesPrivate, type IncidentAccess } from '../incidents/incident-access';
 import { incidentEventDefinition, incidentEventSchema } from './incident-event.schema';
+import { IncidentsError, IncidentsErrorCode } from '../errors';
 
 abstract class TimelineCommand extends IncidentsCommand {
   constructor(access: IncidentAccess) {
@@ -60,7 +61,7 @@ export async function findEvent(db: Queryable, tables: 'write' | 'read', access:
 /** The incident's own trail (status changes, duplicates, ...) is history: only notes are edited. */
 function assertNote(row: Row, action: string): void {
   if (row.kind === 'note') return;
-  throw JsonApiError.of(422, 'Read-only timeline event', `Timeline event ${String(row.id)} was written by an incident operation (${String(row.kind)}) and cannot be ${action}; only notes can`, 'TRAIL_IS_READ_ONLY');
+  throw new IncidentsError(IncidentsErrorCode.TrailIsReadOnly, `Timeline event ${String(row.id)} was written by an incident operation (${String(row.kind)}) and cannot be ${action}; only notes can`);
 }
 
 @CommandHandler(CreateTimelineEventCommand)

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { ResourceSchema } from '@taproot/json-api';
+import type { ErrorTable, ResourceSchema } from '@taproot/json-api';
 
 /** OpenAPI beyond what the declared resources generate (operations, extra schemas). */
 export interface OpenApiFragment {
@@ -32,4 +32,6 @@ export interface ContextDescriptor {
   inbound?: InboundMediaTypes;
   /** Registers the payload contracts of the events it publishes (checked where they enter from Kafka). */
   registerEventContracts?(): void;
+  /** How the exception filter answers each code of the context's error enum. */
+  errors?: ErrorTable<string>;
 }

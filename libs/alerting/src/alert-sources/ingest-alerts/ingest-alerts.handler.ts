@@ -3,7 +3,7 @@ import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@taproot/config';
 import { AlertCreationLimit } from '@taproot/auth';
-import { JsonApiError, type ResourceObject } from '@taproot/json-api';
+import { type ResourceObject } from '@taproot/json-api';
 import { UnitOfWork } from '@taproot/messaging';
 import { GroupCommitter, ResourceWriteHandler, type GroupScope, type Keep, type ResourceWriter, type Row, type WriteContext } from '@taproot/resources';
 import { DataSource } from 'typeorm';
@@ -27,6 +27,7 @@ import {
 import { alertReceipt, recordReceipt, type Receipt } from '../alert-receipts';
 import { pointerOf } from '../alert-source.schema';
 import { IngestAlertsCommand, type IngestedAlerts, type InboundRequest } from './ingest-alerts.command';
+import { AlertingError, AlertingErrorCode } from '../../errors';
 
 interface SourceRow {
   id: string;
@@ -52,7 +53,7 @@ type Planned = { draft: AlertDraft; urgency: string | null; resolution: { identi
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One answer for an unknown source and for bad credentials: the response never says whether the id exists. */
-const unauthorized = (detail: string) => JsonApiError.of(401, 'Unauthorized', detail, 'INVALID_ALERT_SOURCE_CREDENTIALS');
+const unauthorized = (detail: string) => new AlertingError(AlertingErrorCode.InvalidAlertSourceCredentials, detail);
 
 const sameSecret = (given: string, secret: string) => {
   const a = Buffer.from(given);
@@ -66,7 +67,7 @@ function mapped<T>(map: () => T): T {
     return map();
   } catch (error) {
     if (!(error instanceof IngestionError)) throw error;
-    throw new JsonApiError(422, [{ status: '422', title: 'Alert payload not accepted', code: 'INVALID_ALERT_PAYLOAD', detail: error.message, source: { pointer: `/${pointerOf(error.field)}` } }]);
+    throw new AlertingError(AlertingErrorCode.InvalidAlertPayload, error.message, `/${pointerOf(error.field)}`);
   }
 }
 
@@ -143,7 +144,7 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
       throw rejected;
     }
     // After the credentials check, so a stranger learns nothing.
-    if (!source.enabled) throw JsonApiError.of(409, 'Alert source disabled', 'This alert source is disabled: it accepts no alerts', 'ALERT_SOURCE_DISABLED');
+    if (!source.enabled) throw new AlertingError(AlertingErrorCode.AlertSourceDisabled, 'This alert source is disabled: it accepts no alerts');
     return source;
   }
 

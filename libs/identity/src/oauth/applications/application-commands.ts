@@ -20,6 +20,7 @@ import {
   type ApplicationKind,
   type ApplicationResult,
 } from './applications';
+import { IdentityError, IdentityErrorCode } from '../../errors';
 
 type Row = Record<string, unknown>;
 
@@ -34,7 +35,7 @@ async function assertMayGrant(manager: EntityManager, principal: Caller, scope: 
   const roles = await assertAssignableRoles(manager, principal.organizationId, await serviceUserRoles(manager, principal.organizationId));
   const granted = withScopes(roles, splitScopes(scope));
   if (!covers(principal.permissions, granted)) {
-    throw JsonApiError.of(403, 'Forbidden', 'The application would hold permissions the caller does not have', 'PRIVILEGE_ESCALATION');
+    throw new IdentityError(IdentityErrorCode.PrivilegeEscalation, 'The application would hold permissions the caller does not have');
   }
 }
 

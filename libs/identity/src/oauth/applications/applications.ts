@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { parseScope, splitScopes } from '@taproot/auth';
 import { oauthApplicationSchema } from './application.schema';
+import { IdentityError, IdentityErrorCode } from '../../errors';
 
 /**
  * OAuth applications of an organization (docs/oauth.md, "Client-credentials applications"): the
@@ -166,7 +167,7 @@ export async function loadApplicationForUpdate(manager: EntityManager, organizat
   ]);
   if (!row) throw JsonApiError.notFound(oauthApplicationSchema.type, clientId);
   if (row.revoked_at !== null) {
-    throw JsonApiError.of(409, 'Conflict', `OAuth application ${clientId} is revoked; create a new one instead`, 'APPLICATION_REVOKED');
+    throw new IdentityError(IdentityErrorCode.ApplicationRevoked, `OAuth application ${clientId} is revoked; create a new one instead`);
   }
   return row;
 }
@@ -204,7 +205,7 @@ export async function updateApplication(
 export async function rotateApplicationSecret(manager: EntityManager, by: ApplicationActor, current: Row, now: Date): Promise<ApplicationResult> {
   const [client] = await manager.query('SELECT payload FROM oauth_payloads WHERE model = $1 AND id = $2', [CLIENT_MODEL, current.client_id]);
   if (!client?.payload?.client_secret) {
-    throw JsonApiError.of(409, 'Conflict', `OAuth application ${current.client_id as string} is a public client and has no secret to rotate`, 'NO_CLIENT_SECRET');
+    throw new IdentityError(IdentityErrorCode.NoClientSecret, `OAuth application ${current.client_id as string} is a public client and has no secret to rotate`);
   }
   const clientSecret = newClientSecret();
   await manager.query(`UPDATE oauth_payloads SET payload = payload || $1::jsonb WHERE model = $2 AND id = $3`, [

@@ -1,0 +1,38 @@
+import { DomainError, type ErrorTable } from '@taproot/json-api';
+import { REFUSALS, type RefusalCode } from './alerts/alert.state';
+
+/** The alerting context's refusals; the exception filter answers them by ALERTING_ERRORS. */
+export enum AlertingErrorCode {
+  InvalidAlertSourceCredentials = 'INVALID_ALERT_SOURCE_CREDENTIALS',
+  AlertSourceDisabled = 'ALERT_SOURCE_DISABLED',
+  InvalidAlertPayload = 'INVALID_ALERT_PAYLOAD',
+  NotANote = 'NOT_A_NOTE',
+  // The alert state machine's refusals (alert.state.ts REFUSALS).
+  NotPaging = 'NOT_PAGING',
+  Ended = 'ENDED',
+  DeferBySnooze = 'DEFER_BY_SNOOZE',
+  SnoozeMinutes = 'SNOOZE_MINUTES',
+}
+
+/** Each refusal of the state machine as its code. */
+export const REFUSAL_CODES: Readonly<Record<RefusalCode, AlertingErrorCode>> = {
+  not_paging: AlertingErrorCode.NotPaging,
+  ended: AlertingErrorCode.Ended,
+  defer_by_snooze: AlertingErrorCode.DeferBySnooze,
+  snooze_minutes: AlertingErrorCode.SnoozeMinutes,
+};
+
+const refused = (code: RefusalCode) => ({ status: REFUSALS[code].status, title: 'Alert status change refused' });
+
+export const ALERTING_ERRORS: ErrorTable<AlertingErrorCode> = {
+  [AlertingErrorCode.InvalidAlertSourceCredentials]: { status: 401, title: 'Unauthorized' },
+  [AlertingErrorCode.AlertSourceDisabled]: { status: 409, title: 'Alert source disabled' },
+  [AlertingErrorCode.InvalidAlertPayload]: { status: 422, title: 'Alert payload not accepted' },
+  [AlertingErrorCode.NotANote]: { status: 422, title: 'Not a note' },
+  [AlertingErrorCode.NotPaging]: refused('not_paging'),
+  [AlertingErrorCode.Ended]: refused('ended'),
+  [AlertingErrorCode.DeferBySnooze]: refused('defer_by_snooze'),
+  [AlertingErrorCode.SnoozeMinutes]: refused('snooze_minutes'),
+};
+
+export class AlertingError extends DomainError<AlertingErrorCode> {}
