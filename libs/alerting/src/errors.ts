@@ -1,4 +1,7 @@
 import { DomainError, type ErrorTable } from '@taproot/json-api';
+
+/** How attribute-level refusals are answered (JsonApiError.invalidAttributes writes them). */
+const INVALID_ATTRIBUTE = { status: 422, title: 'Invalid attribute' };
 import { REFUSALS, type RefusalCode } from './alerts/alert.state';
 
 /** The alerting context's refusals; the exception filter answers them by ALERTING_ERRORS. */
@@ -12,6 +15,13 @@ export enum AlertingErrorCode {
   Ended = 'ENDED',
   DeferBySnooze = 'DEFER_BY_SNOOZE',
   SnoozeMinutes = 'SNOOZE_MINUTES',
+  // Attribute-level refusals (422 `Invalid attribute`, one error per attribute: JsonApiError.invalidAttributes).
+  UnknownReference = 'UNKNOWN_REFERENCE',
+  UnknownNotificationTarget = 'UNKNOWN_NOTIFICATION_TARGET',
+  UnknownAlertUrgency = 'UNKNOWN_ALERT_URGENCY',
+  IncompleteNotificationTarget = 'INCOMPLETE_NOTIFICATION_TARGET',
+  InvalidValue = 'INVALID_VALUE',
+  InvalidAlertSourceConfig = 'INVALID_ALERT_SOURCE_CONFIG',
 }
 
 /** Each refusal of the state machine as its code. */
@@ -33,6 +43,12 @@ export const ALERTING_ERRORS: ErrorTable<AlertingErrorCode> = {
   [AlertingErrorCode.Ended]: refused('ended'),
   [AlertingErrorCode.DeferBySnooze]: refused('defer_by_snooze'),
   [AlertingErrorCode.SnoozeMinutes]: refused('snooze_minutes'),
+  [AlertingErrorCode.UnknownReference]: INVALID_ATTRIBUTE,
+  [AlertingErrorCode.UnknownNotificationTarget]: INVALID_ATTRIBUTE,
+  [AlertingErrorCode.UnknownAlertUrgency]: INVALID_ATTRIBUTE,
+  [AlertingErrorCode.IncompleteNotificationTarget]: INVALID_ATTRIBUTE,
+  [AlertingErrorCode.InvalidValue]: INVALID_ATTRIBUTE,
+  [AlertingErrorCode.InvalidAlertSourceConfig]: INVALID_ATTRIBUTE,
 };
 
 export class AlertingError extends DomainError<AlertingErrorCode> {}

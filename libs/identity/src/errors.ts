@@ -1,5 +1,8 @@
 import { DomainError, type ErrorTable } from '@taproot/json-api';
 
+/** How attribute-level refusals are answered (JsonApiError.invalidAttributes writes them). */
+const INVALID_ATTRIBUTE = { status: 422, title: 'Invalid attribute' };
+
 /** The identity context's refusals; the exception filter answers them by IDENTITY_ERRORS. */
 export enum IdentityErrorCode {
   Forbidden = 'FORBIDDEN',
@@ -11,6 +14,15 @@ export enum IdentityErrorCode {
   NoCurrentUser = 'NO_CURRENT_USER',
   ApplicationRevoked = 'APPLICATION_REVOKED',
   NoClientSecret = 'NO_CLIENT_SECRET',
+  // Attribute-level refusals (422 `Invalid attribute`, one error per attribute: JsonApiError.invalidAttributes).
+  UnknownRole = 'UNKNOWN_ROLE',
+  UnknownUser = 'UNKNOWN_USER',
+  Taken = 'TAKEN',
+  NameTaken = 'NAME_TAKEN',
+  KeyWithoutUser = 'KEY_WITHOUT_USER',
+  InvalidScope = 'INVALID_SCOPE',
+  InvalidAttribute = 'INVALID_ATTRIBUTE',
+  ImmutableAttribute = 'IMMUTABLE_ATTRIBUTE',
 }
 
 export const IDENTITY_ERRORS: ErrorTable<IdentityErrorCode> = {
@@ -23,6 +35,14 @@ export const IDENTITY_ERRORS: ErrorTable<IdentityErrorCode> = {
   [IdentityErrorCode.NoCurrentUser]: { status: 404, title: 'Not found' },
   [IdentityErrorCode.ApplicationRevoked]: { status: 409, title: 'Conflict' },
   [IdentityErrorCode.NoClientSecret]: { status: 409, title: 'Conflict' },
+  [IdentityErrorCode.UnknownRole]: INVALID_ATTRIBUTE,
+  [IdentityErrorCode.UnknownUser]: INVALID_ATTRIBUTE,
+  [IdentityErrorCode.Taken]: INVALID_ATTRIBUTE,
+  [IdentityErrorCode.NameTaken]: INVALID_ATTRIBUTE,
+  [IdentityErrorCode.KeyWithoutUser]: INVALID_ATTRIBUTE,
+  [IdentityErrorCode.InvalidScope]: INVALID_ATTRIBUTE,
+  [IdentityErrorCode.InvalidAttribute]: INVALID_ATTRIBUTE,
+  [IdentityErrorCode.ImmutableAttribute]: INVALID_ATTRIBUTE,
 };
 
 export class IdentityError extends DomainError<IdentityErrorCode> {}

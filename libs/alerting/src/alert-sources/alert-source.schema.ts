@@ -6,6 +6,7 @@ import { checkUrgency } from '../alerts/alert-writes';
 import { checkNotificationTarget } from '../alerts/notification-targets';
 import { validateGenericWebhookConfig, validateIngestionRules, type GenericWebhookConfig, type IngestionError, type IngestionRulesConfig, type UrgencyRule } from '../ingestion';
 import { NOTIFICATION_TARGET_TYPES } from '../alerts/alert.schema';
+import { AlertingErrorCode } from '../errors';
 
 /** The reference's `alerts_source.source_type` values. Ingestion maps `generic_webhook`, `alertmanager` and `email` (docs/alert-sources.md). */
 export const ALERT_SOURCE_TYPES = [
@@ -136,7 +137,7 @@ export const inboundPath = (id: string) => `/v1/alert_sources/${id}/alerts`;
 /** `a.b[0].c` as the JSON pointer tail `a/b/0/c`. */
 export const pointerOf = (field: string) => field.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean).join('/');
 
-const invalid = (problems: IngestionError[]) => problems.map((p) => ({ attribute: pointerOf(p.field), detail: `${p.field}: ${p.message}`, code: 'INVALID_ALERT_SOURCE_CONFIG' }));
+const invalid = (problems: IngestionError[]) => problems.map((p) => ({ attribute: pointerOf(p.field), detail: `${p.field}: ${p.message}`, code: AlertingErrorCode.InvalidAlertSourceConfig }));
 
 /** Generic webhook mappings are checked up front: a bad JSON Path or regexp answers 422 naming the attribute. */
 function checkMapping(attributes: Row): void {
@@ -160,7 +161,7 @@ async function checkRulesAndUrgency(ctx: WriteContext, source: Row, changes: Row
   rules.forEach(({ alert_urgency_id: id }, i) => {
     if (typeof id !== 'string' || id === '' || known.has(id)) return;
     const field = `alert_source_urgency_rules_attributes[${i}].alert_urgency_id`;
-    problems.push({ attribute: pointerOf(field), detail: `${field}: ${id} is not an alert urgency of this organization`, code: 'UNKNOWN_ALERT_URGENCY' });
+    problems.push({ attribute: pointerOf(field), detail: `${field}: ${id} is not an alert urgency of this organization`, code: AlertingErrorCode.UnknownAlertUrgency });
   });
   if (problems.length) throw JsonApiError.invalidAttributes(problems);
   await checkUrgency(ctx, changes, known);
@@ -179,7 +180,7 @@ async function withOwnersAndLists(ctx: WriteContext, input: Row): Promise<Row> {
   if ('deduplication_key_kind' in attributes && attributes.deduplication_key_kind === null) attributes.deduplication_key_kind = 'payload';
   const owners = ((attributes.owner_group_ids as string[] | undefined) ?? []).map((id) => String(id).toLowerCase());
   const teams = await existingTeamIds(ctx.manager, ctx.organizationId, owners);
-  const unknown = owners.flatMap((id, i) => (teams.has(id) ? [] : [{ attribute: `owner_group_ids/${i}`, detail: `owner_group_ids[${i}]: ${id} is not a team of this organization`, code: 'UNKNOWN_REFERENCE' }]));
+  const unknown = owners.flatMap((id, i) => (teams.has(id) ? [] : [{ attribute: `owner_group_ids/${i}`, detail: `owner_group_ids[${i}]: ${id} is not a team of this organization`, code: AlertingErrorCode.UnknownReference }]));
   if (unknown.length) throw JsonApiError.invalidAttributes(unknown);
   if (attributes.owner_group_ids !== undefined) attributes.owner_group_ids = [...new Set(owners)];
   return attributes;

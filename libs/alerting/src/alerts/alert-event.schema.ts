@@ -84,7 +84,7 @@ export const alertEventDefinition: ResourceDefinition = {
     beforeDelete: notesOnly,
     beforeCreate(attributes, ctx) {
       if (attributes.kind !== 'note') {
-        throw JsonApiError.invalidAttributes([{ attribute: 'kind', detail: 'kind: only notes can be created; the other kinds are written by the alert lifecycle', code: 'INVALID_VALUE' }]);
+        throw JsonApiError.invalidAttributes([{ attribute: 'kind', detail: 'kind: only notes can be created; the other kinds are written by the alert lifecycle', code: AlertingErrorCode.InvalidValue }]);
       }
       return { ...attributes, action: 'added', user_id: ctx.userId ?? null };
     },

@@ -7,7 +7,7 @@ import { alertTrailDefinition, eventSource, type AlertEventAction } from './aler
 import { alertSchema } from './alert.schema';
 import { checkAlertReferences, requireAlertReferences } from './notification-targets';
 import { ALERT_STAMPS, transition, type AlertMove, type AlertOperation, type AlertStatus, type AlertTransition } from './alert.state';
-import { AlertingError, REFUSAL_CODES } from '../errors';
+import { AlertingError, REFUSAL_CODES, AlertingErrorCode } from '../errors';
 
 /** Who acts on alerts: every alert command carries it. */
 export interface AlertAccess {
@@ -63,7 +63,7 @@ export async function checkUrgency(ctx: WriteContext, attributes: Row, known?: S
   const id = attributes.alert_urgency_id;
   if (id == null) return;
   if (!(known ?? (await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, [String(id)]))).has(String(id))) {
-    throw JsonApiError.invalidAttributes([{ attribute: 'alert_urgency_id', detail: `alert_urgency_id: ${String(id)} is not an alert urgency of this organization`, code: 'UNKNOWN_ALERT_URGENCY' }]);
+    throw JsonApiError.invalidAttributes([{ attribute: 'alert_urgency_id', detail: `alert_urgency_id: ${String(id)} is not an alert urgency of this organization`, code: AlertingErrorCode.UnknownAlertUrgency }]);
   }
 }
 

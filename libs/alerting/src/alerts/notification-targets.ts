@@ -3,6 +3,7 @@ import { existingTeamIds, existingUserIds } from '@taproot/identity';
 import { JsonApiError } from '@taproot/json-api';
 import type { Row, WriteContext } from '@taproot/resources';
 import { NOTIFICATION_TARGET_TYPES } from './alert.schema';
+import { AlertingErrorCode } from '../errors';
 
 type NotificationTargetType = (typeof NOTIFICATION_TARGET_TYPES)[number];
 type Kind = 'users' | 'groups' | 'services' | 'environments' | 'functionalities' | 'escalation_policies';
@@ -53,7 +54,7 @@ interface Reference {
   kind: Kind;
   id: string;
   attribute: string;
-  code: 'UNKNOWN_NOTIFICATION_TARGET' | 'UNKNOWN_REFERENCE';
+  code: AlertingErrorCode.UnknownNotificationTarget | AlertingErrorCode.UnknownReference;
   drop(): void;
 }
 
@@ -76,9 +77,9 @@ async function unknownReferences(ctx: WriteContext, references: Reference[]): Pr
  */
 function targetPair(type: unknown, id: unknown, typeAt: string, idAt: string, drop: () => void): { problems: Problem[]; references: Reference[] } {
   if (type == null && id == null) return { problems: [], references: [] };
-  if (type == null) return { problems: [{ issue: issue(typeAt, `required with ${nameOf(idAt)}`, 'INCOMPLETE_NOTIFICATION_TARGET'), drop }], references: [] };
-  if (id == null) return { problems: [{ issue: issue(idAt, `required with ${nameOf(typeAt)}`, 'INCOMPLETE_NOTIFICATION_TARGET'), drop }], references: [] };
-  return { problems: [], references: [{ kind: TARGET_KINDS[type as NotificationTargetType], id: String(id), attribute: idAt, code: 'UNKNOWN_NOTIFICATION_TARGET', drop }] };
+  if (type == null) return { problems: [{ issue: issue(typeAt, `required with ${nameOf(idAt)}`, AlertingErrorCode.IncompleteNotificationTarget), drop }], references: [] };
+  if (id == null) return { problems: [{ issue: issue(idAt, `required with ${nameOf(typeAt)}`, AlertingErrorCode.IncompleteNotificationTarget), drop }], references: [] };
+  return { problems: [], references: [{ kind: TARGET_KINDS[type as NotificationTargetType], id: String(id), attribute: idAt, code: AlertingErrorCode.UnknownNotificationTarget, drop }] };
 }
 
 /**
@@ -113,7 +114,7 @@ export async function checkAlertReferences(ctx: WriteContext, changes: Row, curr
   for (const [attribute, kind] of Object.entries(ID_LISTS)) {
     const ids = changes[attribute];
     if (!Array.isArray(ids)) continue;
-    ids.forEach((id, i) => references.push({ kind, id: String(id), attribute: `${attribute}/${i}`, code: 'UNKNOWN_REFERENCE', drop: dropper(attribute, i) }));
+    ids.forEach((id, i) => references.push({ kind, id: String(id), attribute: `${attribute}/${i}`, code: AlertingErrorCode.UnknownReference, drop: dropper(attribute, i) }));
   }
   problems.push(...(await unknownReferences(ctx, references)));
   for (const p of problems) p.drop();

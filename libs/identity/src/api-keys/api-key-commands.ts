@@ -113,7 +113,7 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
   } catch (error) {
     const constraint = (error as { driverError?: { constraint?: string }; constraint?: string }).driverError?.constraint;
     if (pgErrorCode(error) === PG_ERRORS.uniqueViolation && constraint === 'api_keys_name_in_scope') {
-      throw invalidAttribute('name', 'name is already used by another API key of this kind and scope', 'NAME_TAKEN');
+      throw invalidAttribute('name', 'name is already used by another API key of this kind and scope', IdentityErrorCode.NameTaken);
     }
     throw error;
   }

@@ -1,6 +1,7 @@
 import { JsonApiError } from '@taproot/json-api';
 import type { Principal } from '@taproot/auth';
 import { MAX_LIFETIME_YEARS, type ApiKeyKind } from './api-key.schema';
+import { IdentityErrorCode } from '../errors';
 
 /**
  * Spec, "API keys": a key without a user cannot be made a schedule owner. For the on-call
@@ -10,11 +11,11 @@ import { MAX_LIFETIME_YEARS, type ApiKeyKind } from './api-key.schema';
 export function assertCanOwnSchedule(principal: Principal, attribute = 'owner_user_id'): void {
   if (principal.userId !== null) return;
   throw JsonApiError.invalidAttributes([
-    { attribute, detail: 'a key without a user cannot be made a schedule owner', code: 'KEY_WITHOUT_USER' },
+    { attribute, detail: 'a key without a user cannot be made a schedule owner', code: IdentityErrorCode.KeyWithoutUser },
   ]);
 }
 
-export function invalidAttribute(attribute: string, detail: string, code = 'INVALID_ATTRIBUTE'): JsonApiError {
+export function invalidAttribute(attribute: string, detail: string, code = IdentityErrorCode.InvalidAttribute): JsonApiError {
   return JsonApiError.invalidAttributes([{ attribute, detail, code }]);
 }
 

@@ -13,6 +13,7 @@ import {
   type ApiKeyResult,
 } from './api-key-commands';
 import { IMMUTABLE_API_KEY_ATTRIBUTES, newApiKeySchema, rotateApiKeySchema } from './api-key.schema';
+import { IdentityErrorCode } from '../errors';
 
 function attributesOf(body: unknown): Record<string, unknown> | null {
   const data = (body as { data?: { attributes?: unknown } } | null | undefined)?.data;
@@ -33,7 +34,7 @@ function parseUpdate(body: unknown): Record<string, unknown> {
       fixed.map((attribute) => ({
         attribute,
         detail: `${attribute} cannot be changed after creation: revoke the key and create a new one`,
-        code: 'IMMUTABLE_ATTRIBUTE',
+        code: IdentityErrorCode.ImmutableAttribute,
       })),
     );
   }

@@ -1,6 +1,7 @@
 import { JsonApiError } from '@taproot/json-api';
 import type { EntityManager } from 'typeorm';
 import { effectivePermissions, type PermissionSet, type RoleRecord } from '@taproot/auth';
+import { IdentityErrorCode } from '../errors';
 
 export interface RoleAssignment {
   roleId?: string | null;
@@ -26,9 +27,9 @@ export async function assertAssignableRoles(manager: EntityManager, organization
   const role = roleId === null ? null : await load(manager, 'roles', organizationId, roleId);
   const onCallRole = onCallRoleId === null ? null : await load(manager, 'on_call_roles', organizationId, onCallRoleId);
   const issues: { attribute: string; detail: string; code: string }[] = [];
-  if (roleId !== null && !role) issues.push({ attribute: 'role_id', detail: `role_id ${roleId} is not a role of this organization`, code: 'UNKNOWN_ROLE' });
+  if (roleId !== null && !role) issues.push({ attribute: 'role_id', detail: `role_id ${roleId} is not a role of this organization`, code: IdentityErrorCode.UnknownRole });
   if (onCallRoleId !== null && !onCallRole) {
-    issues.push({ attribute: 'on_call_role_id', detail: `on_call_role_id ${onCallRoleId} is not an on-call role of this organization`, code: 'UNKNOWN_ROLE' });
+    issues.push({ attribute: 'on_call_role_id', detail: `on_call_role_id ${onCallRoleId} is not an on-call role of this organization`, code: IdentityErrorCode.UnknownRole });
   }
   if (issues.length) throw JsonApiError.invalidAttributes(issues);
   return effectivePermissions({ kind: 'global', roleId, onCallRoleId, role, onCallRole, scopes: null });

@@ -3,6 +3,7 @@ import { JsonApiError, type ResourceObject } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import { ResourceWriteHandler, ResourceWriter, snapshotObject, type ResourceDefinition, type Row, type WriteContext, type WriteResult } from '@taproot/resources';
 import { teamSchema } from './team.schema';
+import { IdentityErrorCode } from '../errors';
 
 /**
  * Membership: every id must be a user of the organization (422 naming the id); admins are
@@ -22,7 +23,7 @@ async function withMembership(ctx: WriteContext, current: Row | null, attributes
   for (const name of ['user_ids', 'admin_ids'] as const) {
     if (!(name in attributes)) continue;
     wanted(name).forEach((id, position) => {
-      if (!known.has(id)) issues.push({ attribute: `${name}/${position}`, detail: `${name}[${position}]: user ${id} is not a user of this organization`, code: 'UNKNOWN_USER' });
+      if (!known.has(id)) issues.push({ attribute: `${name}/${position}`, detail: `${name}[${position}]: user ${id} is not a user of this organization`, code: IdentityErrorCode.UnknownUser });
     });
   }
   if (issues.length) throw JsonApiError.invalidAttributes(issues);
@@ -48,7 +49,7 @@ async function externalIdFree(attributes: Row, write: () => Promise<WriteResult>
   } catch (error) {
     const e = error as { driverError?: { constraint?: string }; constraint?: string };
     if ((e.driverError?.constraint ?? e.constraint) === 'groups_external_id') {
-      throw JsonApiError.invalidAttributes([{ attribute: 'external_id', detail: `external_id ${JSON.stringify(attributes.external_id)} is already used by another team`, code: 'TAKEN' }]);
+      throw JsonApiError.invalidAttributes([{ attribute: 'external_id', detail: `external_id ${JSON.stringify(attributes.external_id)} is already used by another team`, code: IdentityErrorCode.Taken }]);
     }
     throw error;
   }

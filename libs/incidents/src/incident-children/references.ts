@@ -2,6 +2,7 @@ import { existingCatalogIds } from '@taproot/catalog';
 import { existingTeamIds, existingUserIds, userRecords } from '@taproot/identity';
 import { existingIds, JsonApiError, type Queryable } from '@taproot/json-api';
 import type { Row, WriteContext } from '@taproot/resources';
+import { IncidentsErrorCode } from '../errors';
 
 /** Records of the organization an attribute may name, through the owning context's public lookup. */
 export interface Reference {
@@ -10,11 +11,11 @@ export interface Reference {
   existing(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Set<string>>;
 }
 
-export const USERS: Reference = { noun: 'user', code: 'UNKNOWN_USER', existing: existingUserIds };
-export const TEAMS: Reference = { noun: 'team', code: 'UNKNOWN_REFERENCE', existing: existingTeamIds };
-export const SUB_STATUSES: Reference = { noun: 'sub-status', code: 'UNKNOWN_REFERENCE', existing: (db, org, ids) => existingIds(db, 'sub_statuses', org, ids) };
-export const SERVICES: Reference = { noun: 'service', code: 'UNKNOWN_REFERENCE', existing: (db, org, ids) => existingCatalogIds(db, org, 'services', ids) };
-export const FUNCTIONALITIES: Reference = { noun: 'functionality', code: 'UNKNOWN_REFERENCE', existing: (db, org, ids) => existingCatalogIds(db, org, 'functionalities', ids) };
+export const USERS: Reference = { noun: 'user', code: IncidentsErrorCode.UnknownUser, existing: existingUserIds };
+export const TEAMS: Reference = { noun: 'team', code: IncidentsErrorCode.UnknownReference, existing: existingTeamIds };
+export const SUB_STATUSES: Reference = { noun: 'sub-status', code: IncidentsErrorCode.UnknownReference, existing: (db, org, ids) => existingIds(db, 'sub_statuses', org, ids) };
+export const SERVICES: Reference = { noun: 'service', code: IncidentsErrorCode.UnknownReference, existing: (db, org, ids) => existingCatalogIds(db, org, 'services', ids) };
+export const FUNCTIONALITIES: Reference = { noun: 'functionality', code: IncidentsErrorCode.UnknownReference, existing: (db, org, ids) => existingCatalogIds(db, org, 'functionalities', ids) };
 
 /**
  * The ids `attributes` sends for `references` must name records of the caller's organization

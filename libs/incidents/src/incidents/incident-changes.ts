@@ -68,7 +68,7 @@ export async function checkReferences(ctx: WriteContext, attributes: Row): Promi
     ids.forEach((id, i) => {
       if (found.has(id)) return;
       const at = many ? `${attribute}[${i}]` : attribute;
-      issues.push({ attribute: many ? `${attribute}/${i}` : attribute, detail: `${at}: ${id} is not ${noun} of this organization`, code: 'UNKNOWN_REFERENCE' });
+      issues.push({ attribute: many ? `${attribute}/${i}` : attribute, detail: `${at}: ${id} is not ${noun} of this organization`, code: IncidentsErrorCode.UnknownReference });
     });
     checked[attribute] = many ? ids : ids[0];
   }
@@ -106,7 +106,7 @@ export function initialStamps(kind: IncidentKind, status: IncidentStatus, attrib
 /** Refuses a status an incident of that kind cannot have, with the state machine's wording. */
 export function assertStatusOfKind(kind: IncidentKind, status: IncidentStatus, attribute: 'status' | 'kind'): void {
   const lifecycle = lifecycleOf(kind);
-  if (!lifecycle.stamps[status]) throw invalid(attribute, `An incident of kind ${kind} cannot have the status ${status}; ${lifecycle.otherwise}`, 'INVALID_STATUS');
+  if (!lifecycle.stamps[status]) throw invalid(attribute, `An incident of kind ${kind} cannot have the status ${status}; ${lifecycle.otherwise}`, IncidentsErrorCode.InvalidStatus);
 }
 
 /**
@@ -117,8 +117,8 @@ export function assertStatusOfKind(kind: IncidentKind, status: IncidentStatus, a
 export async function findRelated(ctx: WriteContext, access: IncidentAccess, attribute: string, id: string, self: string | null): Promise<Row> {
   const rows = (await ctx.manager.query(`SELECT * FROM incidents WHERE ${isUuid(id) ? 'id' : 'slug'} = $1 AND organization_id = $2`, [isUuid(id) ? id.toLowerCase() : id, ctx.organizationId])) as Row[];
   const row = rows[0];
-  if (!row || (row.private === true && !seesPrivate(access))) throw invalid(attribute, `${attribute}: ${id} is not an incident of this organization`, 'UNKNOWN_REFERENCE');
-  if (self !== null && String(row.id) === self) throw invalid(attribute, `${attribute}: an incident cannot refer to itself`, 'SELF_REFERENCE');
+  if (!row || (row.private === true && !seesPrivate(access))) throw invalid(attribute, `${attribute}: ${id} is not an incident of this organization`, IncidentsErrorCode.UnknownReference);
+  if (self !== null && String(row.id) === self) throw invalid(attribute, `${attribute}: an incident cannot refer to itself`, IncidentsErrorCode.SelfReference);
   return row;
 }
 
@@ -214,7 +214,7 @@ export async function setParent(plan: IncidentPlan, parentId: string | null, str
   const currentParent = plan.value('parent_incident_id') as string | null;
   if (parentId === null) {
     if (currentParent === null) {
-      if (strict) throw invalid('parent_incident_id', 'The incident has no parent', 'NO_PARENT');
+      if (strict) throw invalid('parent_incident_id', 'The incident has no parent', IncidentsErrorCode.NoParent);
       return;
     }
     const [parent] = (await plan.ctx.manager.query('SELECT * FROM incidents WHERE id = $1', [currentParent])) as Row[];
@@ -226,7 +226,7 @@ export async function setParent(plan: IncidentPlan, parentId: string | null, str
   const parent = await findRelated(plan.ctx, plan.access, 'parent_incident_id', parentId, plan.id);
   if (String(parent.id) === currentParent) return;
   if (await reaches(plan.ctx, 'parent_incident_id', String(parent.id), plan.id)) {
-    throw invalid('parent_incident_id', `parent_incident_id: incident ${label(parent)} is a sub-incident of this one: no cycles`, 'CYCLE');
+    throw invalid('parent_incident_id', `parent_incident_id: incident ${label(parent)} is a sub-incident of this one: no cycles`, IncidentsErrorCode.Cycle);
   }
   plan.set('parent_incident_id', String(parent.id));
   plan.set('kind', kindFor(plan.value('kind') as IncidentKind, true));
@@ -242,7 +242,7 @@ export async function setDuplicate(plan: IncidentPlan, duplicateOf: string | nul
   const current = plan.value('duplicate_incident_id') as string | null;
   if (duplicateOf === null) {
     if (current === null) {
-      if (options.strict) throw invalid('duplicate_incident_id', 'The incident is not marked as duplicate', 'NOT_DUPLICATE');
+      if (options.strict) throw invalid('duplicate_incident_id', 'The incident is not marked as duplicate', IncidentsErrorCode.NotDuplicate);
       return;
     }
     const [original] = (await plan.ctx.manager.query('SELECT * FROM incidents WHERE id = $1', [current])) as Row[];
@@ -253,7 +253,7 @@ export async function setDuplicate(plan: IncidentPlan, duplicateOf: string | nul
   const original = await findRelated(plan.ctx, plan.access, 'duplicate_incident_id', duplicateOf, plan.id);
   if (String(original.id) !== current) {
     if (await reaches(plan.ctx, 'duplicate_incident_id', String(original.id), plan.id)) {
-      throw invalid('duplicate_incident_id', `duplicate_incident_id: incident ${label(original)} is a duplicate of this one: no cycles`, 'CYCLE');
+      throw invalid('duplicate_incident_id', `duplicate_incident_id: incident ${label(original)} is a duplicate of this one: no cycles`, IncidentsErrorCode.Cycle);
     }
     plan.set('duplicate_incident_id', String(original.id));
     plan.record('duplicate', `Marked as a duplicate of ${label(original)}`, INCIDENT_EVENTS.markedAsDuplicate);
@@ -269,7 +269,7 @@ export async function setDuplicate(plan: IncidentPlan, duplicateOf: string | nul
 /** Users of the organization only: a 422 naming each unknown id of `attribute`. */
 async function checkUsers(plan: IncidentPlan, attribute: string, ids: string[], many: boolean): Promise<void> {
   const found = await existingUserIds(plan.ctx.manager, plan.ctx.organizationId, ids);
-  const issues = ids.flatMap((id, i) => (found.has(id) ? [] : [{ attribute: many ? `${attribute}/${i}` : attribute, detail: `${many ? `${attribute}[${i}]` : attribute}: ${id} is not a user of this organization`, code: 'UNKNOWN_USER' }]));
+  const issues = ids.flatMap((id, i) => (found.has(id) ? [] : [{ attribute: many ? `${attribute}/${i}` : attribute, detail: `${many ? `${attribute}[${i}]` : attribute}: ${id} is not a user of this organization`, code: IncidentsErrorCode.UnknownUser }]));
   if (issues.length) throw JsonApiError.invalidAttributes(issues);
 }
 
@@ -317,13 +317,13 @@ export async function changeRole(plan: IncidentPlan, assign: boolean, incidentRo
   const [role] = isUuid(roleId)
     ? ((await plan.ctx.manager.query('SELECT name, enabled, allow_multi_user_assignment FROM incident_roles WHERE id = $1 AND organization_id = $2', [roleId, plan.ctx.organizationId])) as Row[])
     : [];
-  if (!role) throw invalid('incident_role_id', `incident_role_id: ${roleId} is not an incident role of this organization`, 'UNKNOWN_REFERENCE');
+  if (!role) throw invalid('incident_role_id', `incident_role_id: ${roleId} is not an incident role of this organization`, IncidentsErrorCode.UnknownReference);
   await checkUsers(plan, 'user_id', [userId], false);
   const roleName = String(role.name);
   const held = (plan.value('role_assignments') as Assignment[] | null) ?? [];
   const holds = (a: Assignment) => a.incident_role_id === roleId && a.user_id === userId;
   if (assign) {
-    if (role.enabled === false) throw invalid('incident_role_id', `incident_role_id: the incident role ${roleName} is disabled`, 'DISABLED_ROLE');
+    if (role.enabled === false) throw invalid('incident_role_id', `incident_role_id: the incident role ${roleName} is disabled`, IncidentsErrorCode.DisabledRole);
     if (held.some(holds)) return;
     const others = role.allow_multi_user_assignment === true ? held : held.filter((a) => a.incident_role_id !== roleId);
     plan.set('role_assignments', [...others, { incident_role_id: roleId, user_id: userId }]);
@@ -342,7 +342,7 @@ export async function changeRole(plan: IncidentPlan, assign: boolean, incidentRo
  */
 export async function applyUpdate(plan: IncidentPlan, attributes: Row): Promise<void> {
   const { status, kind, private: makePrivate, parent_incident_id: parent, duplicate_incident_id: duplicate, alert_ids: alertIds, ...rest } = await checkReferences(plan.ctx, attributes);
-  if (makePrivate === false && plan.current.private === true) throw invalid('private', 'private: a private incident cannot be made public again', 'PRIVATE_IS_FINAL');
+  if (makePrivate === false && plan.current.private === true) throw invalid('private', 'private: a private incident cannot be made public again', IncidentsErrorCode.PrivateIsFinal);
   if (makePrivate === true && plan.current.private !== true) {
     assertMayMakePrivate(plan.access, 'update');
     plan.set('private', true);

@@ -10,6 +10,7 @@ import { presentIncident } from './incident-presenter';
 import { INCIDENT_IMPORT_COMPLETED } from '../events';
 import { incidentDefinition, incidentImportSchema, incidentStorageSchema } from './incident.schema';
 import { INCIDENT_LIFECYCLE, LIFECYCLE_TIMESTAMPS, OUTCOME_TIMESTAMPS, type IncidentStatus } from './incident.state';
+import { IncidentsErrorCode } from '../errors';
 
 /** `POST /v1/incidents/import`: historical incidents, all or none (docs/incidents.md, Bulk import). */
 export class ImportIncidentsCommand extends IncidentsCommand {
@@ -56,13 +57,13 @@ export function assertHistory(attributes: Row, now: Date): void {
   const time = (name: string) => (attributes[name] == null ? null : Date.parse(String(attributes[name])));
   const issues: Issue[] = [];
   const own = `${status}_at`;
-  if (time(own) === null) issues.push({ attribute: own, detail: `${own} is required: when the incident became ${status}`, code: 'REQUIRED_ATTRIBUTE' });
+  if (time(own) === null) issues.push({ attribute: own, detail: `${own} is required: when the incident became ${status}`, code: IncidentsErrorCode.RequiredAttribute });
   const held = INCIDENT_LIFECYCLE.stamps[status] ?? [];
   for (const stamp of OUTCOME_TIMESTAMPS) {
-    if (time(stamp) !== null && !held.includes(stamp)) issues.push({ attribute: stamp, detail: `${stamp}: a ${status} incident has none (send the status it ended in)`, code: 'NOT_HELD' });
+    if (time(stamp) !== null && !held.includes(stamp)) issues.push({ attribute: stamp, detail: `${stamp}: a ${status} incident has none (send the status it ended in)`, code: IncidentsErrorCode.NotHeld });
   }
   for (const stamp of LIFECYCLE_TIMESTAMPS) {
-    if ((time(stamp) ?? 0) > now.getTime()) issues.push({ attribute: stamp, detail: `${stamp} is in the future: an import records what happened`, code: 'FUTURE_TIME' });
+    if ((time(stamp) ?? 0) > now.getTime()) issues.push({ attribute: stamp, detail: `${stamp} is in the future: an import records what happened`, code: IncidentsErrorCode.FutureTime });
   }
   for (const chain of TIME_ORDER) {
     let latest: string | null = null;
@@ -70,7 +71,7 @@ export function assertHistory(attributes: Row, now: Date): void {
       const at = time(name);
       if (at === null) continue;
       if (latest !== null && at < time(latest)!) {
-        issues.push({ attribute: name, detail: `${name} (${String(attributes[name])}) is before ${latest} (${String(attributes[latest])})`, code: 'TIME_ORDER' });
+        issues.push({ attribute: name, detail: `${name} (${String(attributes[name])}) is before ${latest} (${String(attributes[latest])})`, code: IncidentsErrorCode.TimeOrder });
       } else latest = name;
     }
   }
@@ -96,7 +97,7 @@ async function importedBefore(ctx: WriteContext, access: IncidentAccess, externa
   const [row] = (await ctx.manager.query('SELECT * FROM incidents WHERE organization_id = $1 AND external_id = $2', [ctx.organizationId, externalId])) as Row[];
   if (!row) return null;
   if (row.private === true && !seesPrivate(access)) {
-    throw JsonApiError.invalidAttributes([{ attribute: 'external_id', detail: `external_id ${JSON.stringify(externalId)} is taken by an incident of this organization`, code: 'TAKEN' }]);
+    throw JsonApiError.invalidAttributes([{ attribute: 'external_id', detail: `external_id ${JSON.stringify(externalId)} is taken by an incident of this organization`, code: IncidentsErrorCode.Taken }]);
   }
   const { id, attributes } = toResourceObject(incidentStorageSchema, row);
   return presentIncident(ctx.manager, ctx.organizationId, { id, ...attributes });

@@ -40,7 +40,7 @@ export interface ApplicationResult {
 /** The `Client` payload's model name in `oauth_payloads` (oidc-provider's adapter storage). */
 const CLIENT_MODEL = 'Client';
 
-const invalidScope = (detail: string) => JsonApiError.invalidAttributes([{ attribute: 'scope', detail, code: 'INVALID_SCOPE' }]);
+const invalidScope = (detail: string) => JsonApiError.invalidAttributes([{ attribute: 'scope', detail, code: IdentityErrorCode.InvalidScope }]);
 
 export type ApplicationKind = 'client_credentials' | 'registered';
 

@@ -8,6 +8,7 @@ import { actingUser, assertStatusOfKind, checkReferences, findRelated, initialSt
 import { lifecycleOf, type IncidentKind, type IncidentStatus } from '../../incident.state';
 import { announce } from '../incident-write';
 import { CreateIncidentCommand } from './create-incident.command';
+import { IncidentsErrorCode } from '../../../errors';
 
 /**
  * The organization's sequential ids: `step` 1 takes the next one; 0 only locks the counter (an
@@ -36,7 +37,7 @@ export async function createIncident(writer: ResourceWriter, ctx: WriteContext, 
   if (isPrivate) assertMayMakePrivate(access, 'create');
   const userId = attributes.user_id == null ? access.userId : String(attributes.user_id);
   if (userId !== null && !(await existingUserIds(ctx.manager, ctx.organizationId, [userId])).has(userId)) {
-    throw JsonApiError.invalidAttributes([{ attribute: 'user_id', detail: `user_id: ${userId} is not a user of this organization`, code: 'UNKNOWN_USER' }]);
+    throw JsonApiError.invalidAttributes([{ attribute: 'user_id', detail: `user_id: ${userId} is not a user of this organization`, code: IncidentsErrorCode.UnknownUser }]);
   }
   const parent = attributes.parent_incident_id == null ? null : await findRelated(ctx, access, 'parent_incident_id', String(attributes.parent_incident_id), null);
   const original = attributes.duplicate_incident_id == null ? null : await findRelated(ctx, access, 'duplicate_incident_id', String(attributes.duplicate_incident_id), null);
