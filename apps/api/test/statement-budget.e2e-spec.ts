@@ -12,6 +12,16 @@ import { startTestApi, type TestApi, type TestOrganization } from '../src/testin
 import { created } from './support/json-api';
 import { newAlertSource, postInbound, signedBy } from './support/alert-sources';
 
+/** Calls `record` with every statement the api sends to PostgreSQL (TypeORM's logger sees them all). */
+function onStatement(api: TestApi, record: (query: string) => void): void {
+  const logger = api.runtime.dataSource.logger;
+  const logQuery = logger.logQuery.bind(logger);
+  logger.logQuery = (query, parameters, runner) => {
+    record(query);
+    logQuery(query, parameters, runner);
+  };
+}
+
 describe('statements per request at steady state', () => {
   let api: TestApi;
   let org: TestOrganization;
@@ -21,13 +31,10 @@ describe('statements per request at steady state', () => {
     api = await startTestApi();
     org = await api.newOrganization();
     // Every statement the api runs, under the request it ran for (the request context's id).
-    const logger = api.runtime.dataSource.logger;
-    const logQuery = logger.logQuery.bind(logger);
-    logger.logQuery = (query, parameters, runner) => {
+    onStatement(api, (query) => {
       const id = currentRequestMetadata()?.request_id;
       if (id) byRequest.set(id, [...(byRequest.get(id) ?? []), query.replace(/\s+/g, ' ').slice(0, 120)]);
-      logQuery(query, parameters, runner);
-    };
+    });
   });
   after(() => api?.close());
 
@@ -123,12 +130,7 @@ describe('group commit of inbound alerts', () => {
       sourceable_attributes: { field_mappings_attributes: [{ field: 'alert_title', json_path: '$.title' }] },
     });
     // More requests than groups may commit at once (4): the others queue and commit together.
-    const logger = grouped.runtime.dataSource.logger;
-    const logQuery = logger.logQuery.bind(logger);
-    logger.logQuery = (query, parameters, runner) => {
-      statements.push(query);
-      logQuery(query, parameters, runner);
-    };
+    onStatement(grouped, (query) => statements.push(query));
     const ids = Array.from({ length: 40 }, () => randomUUID());
     const answers = await Promise.all(
       ids.map((id) => {

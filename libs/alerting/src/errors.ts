@@ -1,7 +1,4 @@
-import { DomainError, type ErrorTable } from '@taproot/json-api';
-
-/** How attribute-level refusals are answered (JsonApiError.invalidAttributes writes them). */
-const INVALID_ATTRIBUTE = { status: 422, title: 'Invalid attribute' };
+import { DomainError, INVALID_ATTRIBUTE, type ErrorTable } from '@taproot/json-api';
 import { REFUSALS, type RefusalCode } from './alerts/alert.state';
 
 /** The alerting context's refusals; the exception filter answers them by ALERTING_ERRORS. */

@@ -2,9 +2,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createOrganization } from '@taproot/identity';
-import { InProcessEventBus, ProjectionRunner, UnitOfWork } from '@taproot/messaging';
+import type { UnitOfWork } from '@taproot/messaging';
 import { openTestDataSource } from '@taproot/persistence';
-import { CreateResourceCommand, CreateResourceHandler, ResourceListProjection, type ResourceDefinition } from '@taproot/resources';
+import { CreateResourceCommand, CreateResourceHandler, unitOfWorkWithReadModels, type ResourceDefinition } from '@taproot/resources';
 import type { DataSource } from 'typeorm';
 import { catalogIdsNamed, catalogRecords, existingCatalogIds } from './references';
 import { serviceDefinition } from './services/service.schema';
@@ -18,9 +18,7 @@ describe('catalog references (what other contexts may ask of the catalog)', () =
   let uow: UnitOfWork;
   before(async () => {
     ds = await openTestDataSource();
-    const projections = new ProjectionRunner(ds, new InProcessEventBus());
-    for (const definition of [serviceDefinition, severityDefinition]) projections.inline(new ResourceListProjection(definition));
-    uow = new UnitOfWork(ds, null, projections);
+    uow = unitOfWorkWithReadModels(ds, [serviceDefinition, severityDefinition]);
   });
   after(() => ds.destroy());
 

@@ -2,9 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createOrganization } from '@taproot/identity';
-import { InProcessEventBus, ProjectionRunner, UnitOfWork } from '@taproot/messaging';
 import { openTestDataSource } from '@taproot/persistence';
-import { GroupCommitter, ResourceListProjection, ResourceWriteHandler, type GroupScope } from '@taproot/resources';
+import { GroupCommitter, ResourceWriteHandler, unitOfWorkWithReadModels, type GroupScope } from '@taproot/resources';
 import type { DataSource } from 'typeorm';
 import { serviceDefinition } from './service.schema';
 
@@ -32,9 +31,7 @@ describe('group commit (ResourceWriteHandler.commitGroup + GroupCommitter)', () 
   let handler: GroupedCreates;
   before(async () => {
     ds = await openTestDataSource();
-    const projections = new ProjectionRunner(ds, new InProcessEventBus());
-    projections.inline(new ResourceListProjection(serviceDefinition));
-    handler = new GroupedCreates(new UnitOfWork(ds, null, projections), clock);
+    handler = new GroupedCreates(unitOfWorkWithReadModels(ds, [serviceDefinition]), clock);
   });
   after(() => ds.destroy());
 

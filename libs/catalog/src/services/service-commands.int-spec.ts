@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createOrganization } from '@taproot/identity';
-import { InProcessEventBus, ProjectionRunner, UnitOfWork, type DomainEvent } from '@taproot/messaging';
+import type { DomainEvent, UnitOfWork } from '@taproot/messaging';
 import { openTestDataSource } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
 import {
@@ -10,7 +10,7 @@ import {
   CreateResourceHandler,
   DeleteResourceCommand,
   DeleteResourceHandler,
-  ResourceListProjection,
+  unitOfWorkWithReadModels,
   UpdateResourceCommand,
   UpdateResourceHandler,
 } from '@taproot/resources';
@@ -24,9 +24,7 @@ describe('service commands (the generic resource path)', () => {
   let uow: UnitOfWork;
   before(async () => {
     ds = await openTestDataSource();
-    const projections = new ProjectionRunner(ds, new InProcessEventBus());
-    projections.inline(new ResourceListProjection(serviceDefinition));
-    uow = new UnitOfWork(ds, null, projections);
+    uow = unitOfWorkWithReadModels(ds, [serviceDefinition]);
   });
   after(() => ds.destroy());
 

@@ -21,8 +21,6 @@ import {
 } from './api-key.schema';
 import { IdentityError, IdentityErrorCode } from '../errors';
 
-/** Events of API keys go to the identity context's topic. */
-export const IDENTITY_CONTEXT = 'identity';
 
 export const API_KEY_EVENTS = {
   created: 'api_key.created',
@@ -198,7 +196,7 @@ export class GetApiKeyQuery {
 }
 
 /** API keys on the one write path; they have no read model of their own (reads go to `api_keys`). */
-export const apiKeyDefinition: ResourceDefinition = { schema: apiKeySchema, context: IDENTITY_CONTEXT, table: 'api_keys' };
+export const apiKeyDefinition: ResourceDefinition = { schema: apiKeySchema, context: 'identity', table: 'api_keys' };
 
 abstract class ApiKeyChangeHandler<C extends { principal: Principal }> extends ResourceWriteHandler {
   /** One transaction: the row change and its event in the outbox (architecture rule 3). */

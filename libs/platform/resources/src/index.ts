@@ -9,3 +9,4 @@ export * from './resource-controller';
 export * from './slug';
 export * from './group-commit';
 export * from './resource-events';
+export * from './testing';

@@ -74,18 +74,17 @@ export class ResourceWriter {
       if (name === 'created_at' || name === 'updated_at') continue;
       if (name in attributes) row[def.column ?? name] = toColumn(def, attributes[name]);
     }
-    if (appended) delete row[schema.attributes.position.column ?? 'position'];
-    const columns = Object.keys(row);
     const table = quoteIdent(this.def.table);
-    const values = columns.map((_, i) => `$${i + 1}`);
-    if (appended) {
-      columns.push(schema.attributes.position.column ?? 'position');
-      values.push(`(SELECT COALESCE(MAX(${quoteIdent(columns[columns.length - 1])}), 0) + 1 FROM ${table} WHERE organization_id = $${columns.indexOf('organization_id') + 1})`);
-    }
+    const position = appended ? (schema.attributes.position.column ?? 'position') : null;
+    // Columns given as parameters (read from `row` at each attempt: a retry changes the slug).
+    const given = Object.keys(row).filter((c) => c !== position);
+    const values = given.map((_, i) => `$${i + 1}`);
+    if (position) values.push(`(SELECT COALESCE(MAX(${quoteIdent(position)}), 0) + 1 FROM ${table} WHERE organization_id = $${given.indexOf('organization_id') + 1})`);
+    const columns = position ? [...given, position] : given;
     const insert = (onConflict: string) =>
       ctx.manager.query(
         `INSERT INTO ${table} (${columns.map(quoteIdent).join(', ')}) VALUES (${values.join(', ')}) ${onConflict}RETURNING *`,
-        columns.slice(0, appended ? -1 : undefined).map((c) => row[c]),
+        given.map((c) => row[c]),
       );
     const slugs = Object.entries(schema.attributes).filter(([name, def]) => def.derivedFrom && typeof attributes[name] === 'string');
     if (slugs.length === 0) return this.result(ctx, 'created', (await insert(''))[0]);

@@ -4,7 +4,6 @@ import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { JsonApiError, listDocument, toResourceObject, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
 import { ResourceWriteHandler, type ResourceDefinition, type Snapshot } from '@taproot/resources';
 import { DataSource, type EntityManager } from 'typeorm';
-import { IDENTITY_CONTEXT } from '../../api-keys/api-key-commands';
 import { actorOf, covers, splitScopes, withScopes, type Caller, type Principal } from '@taproot/auth';
 import { assertAssignableRoles } from '../../roles/role-assignment';
 import { oauthApplicationSchema } from './application.schema';
@@ -85,7 +84,7 @@ export class GetOAuthApplicationQuery {
 }
 
 /** OAuth applications on the one write path; their reads come from a view of the provider's storage. */
-const applicationDefinition: ResourceDefinition = { schema: oauthApplicationSchema, context: IDENTITY_CONTEXT, table: 'oauth_applications' };
+const applicationDefinition: ResourceDefinition = { schema: oauthApplicationSchema, context: 'identity', table: 'oauth_applications' };
 
 abstract class ApplicationChangeHandler<C extends { principal: Principal }> extends ResourceWriteHandler {
   /** One transaction: the application's rows and its event in the outbox. */

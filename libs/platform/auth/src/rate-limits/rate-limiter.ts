@@ -73,26 +73,22 @@ export class RateLimiter {
         await pending;
         continue;
       }
-      const size = leaseSize(limit);
-      const claim = this.claim(bucket, nowMs, size).then(({ current, previous }) => {
-        // The part of the claim beyond the limit (other replicas took the rest) is not granted.
-        const over = Math.max(0, this.slidingUsed(nowMs, current, previous) - limit);
-        const granted = Math.max(0, size - over);
-        this.leases.set(bucket, { windowStart, left: granted, current, previous });
-        return granted;
-      });
+      const claim = this.claimLease(bucket, nowMs, limit);
       this.claiming.set(bucket, claim);
-      let granted: number;
-      try {
-        granted = await claim;
-      } finally {
-        this.claiming.delete(bucket);
-      }
-      if (granted === 0) {
-        const lease = this.leases.get(bucket)!;
-        return this.decide(nowMs, lease.current, lease.previous, limit);
-      }
+      const claimed = await claim.finally(() => this.claiming.delete(bucket));
+      // Nothing granted: the limit is reached (the claim's count says by how much).
+      if (claimed.left === 0) return this.decide(nowMs, claimed.current, claimed.previous, limit);
     }
+  }
+
+  /** Claims the bucket's next lease in the database; the part beyond the limit (other replicas took it) is not granted. */
+  private async claimLease(bucket: string, nowMs: number, limit: number): Promise<Lease> {
+    const size = leaseSize(limit);
+    const { current, previous } = await this.claim(bucket, nowMs, size);
+    const over = Math.max(0, this.slidingUsed(nowMs, current, previous) - limit);
+    const lease = { windowStart: Math.floor(nowMs / (this.windowSeconds * 1000)), left: Math.max(0, size - over), current, previous };
+    this.leases.set(bucket, lease);
+    return lease;
   }
 
   private async claim(bucket: string, nowMs: number, count: number): Promise<{ current: number; previous: number }> {

@@ -4,6 +4,9 @@ export interface ErrorKind {
   title: string;
 }
 
+/** How attribute-level refusals are answered (`JsonApiError.invalidAttributes` writes them, one error per attribute). */
+export const INVALID_ATTRIBUTE: ErrorKind = { status: 422, title: 'Invalid attribute' };
+
 /** A context's codes and how each is answered: a Record, so a code without an answer does not compile. */
 export type ErrorTable<C extends string> = Readonly<Record<C, ErrorKind>>;
 

@@ -1,3 +1,5 @@
+import { INVALID_ATTRIBUTE } from './domain-error';
+
 /** One item of the errors-list document (spec, "Errors"): `status` is a string. */
 export interface ErrorObject {
   title: string;
@@ -41,10 +43,10 @@ export class JsonApiError extends Error {
   /** 422 with one error per invalid attribute; `pointer` is `/data/attributes/<name>`. */
   static invalidAttributes(items: { attribute: string; detail: string; code?: string }[]): JsonApiError {
     return new JsonApiError(
-      422,
+      INVALID_ATTRIBUTE.status,
       items.map((i) => ({
-        title: 'Invalid attribute',
-        status: '422',
+        title: INVALID_ATTRIBUTE.title,
+        status: String(INVALID_ATTRIBUTE.status),
         code: i.code ?? 'INVALID_ATTRIBUTE',
         detail: i.detail,
         source: { pointer: `/data/attributes/${i.attribute}` },

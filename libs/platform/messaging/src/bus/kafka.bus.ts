@@ -306,20 +306,18 @@ export class KafkaEventBus implements EventBus {
       }
     }
     for (const { message, error } of parked) await this.deadLetter(sub, topic, partition, message, error);
-    if (valid.length > 0 && isRunning() && !isStale()) {
+    if (valid.length > 0) {
+      // Rebalanced away: uncommitted, so the partition's new owner gets the batch.
+      if (!isRunning() || isStale()) return;
       const failure = await this.runHandler(sub, topic, partition, valid.map((v) => v.event), heartbeat);
       if (failure !== null && valid.length === 1) await this.deadLetter(sub, topic, partition, valid[0].message, failure);
+      // A batch that keeps failing is retried message by message: only the one that fails is parked.
       else if (failure !== null) {
         for (const { message, event } of valid) {
           const single = await this.runHandler(sub, topic, partition, [event], heartbeat);
           if (single !== null) await this.deadLetter(sub, topic, partition, message, single);
-          payload.resolveOffset(message.offset);
-          await commit(message);
         }
-        return;
       }
-    } else if (valid.length > 0) {
-      return; // Rebalanced away: uncommitted, so the partition's new owner gets the batch.
     }
     const last = batch.messages[batch.messages.length - 1];
     if (!last) return;
