@@ -125,6 +125,20 @@ describe('alert ingestion: POST /v1/alert_sources/{id}/alerts', () => {
     assert.deepEqual(await alertsOf('filter[search]=disabled-marker'), []);
   });
 
+  test('a source disabled after it was used (its credentials are cached) refuses the next payload at once', async () => {
+    const source = await newSource({ source_type: 'generic_webhook' });
+    const send = (title: string) => {
+      const raw = JSON.stringify({ title });
+      return post(source.path, raw, { 'x-taproot-signature': signBody(raw, source.secret) });
+    };
+    assert.equal((await send('before-disable-marker')).status, 202);
+    const patched = await api.request('PUT', `/v1/alert_sources/${source.id}`, { token: org.token, body: { data: { type: 'alert_sources', attributes: { enabled: false } } } });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const refused = await send('after-disable-marker');
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.deepEqual(await alertsOf('filter[search]=after-disable-marker'), []);
+  });
+
   test('Alertmanager: one alert per firing entry (query secret); the resolved entry resolves the alert with its fingerprint', async () => {
     const source = await newSource({ source_type: 'alertmanager' });
     assert.equal((await post(source.path, fixture('alertmanager-firing.json'))).status, 401, 'no secret');

@@ -2,14 +2,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createOrganization } from '@taproot/identity';
-import type { DomainEvent, UnitOfWork } from '@taproot/messaging';
+import { domainEvent, type DomainEvent, type UnitOfWork } from '@taproot/messaging';
 import { openTestDataSource } from '@taproot/persistence';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
   CreateResourceCommand,
   CreateResourceHandler,
   DeleteResourceCommand,
   DeleteResourceHandler,
+  ResourceListProjection,
   unitOfWorkWithReadModels,
   UpdateResourceCommand,
   UpdateResourceHandler,
@@ -86,5 +87,35 @@ describe('service commands (the generic resource path)', () => {
       /No services with id/,
     );
     assert.equal((await outbox(organizationId)).length, 0);
+  });
+
+  test('the read model applies a batch in one upsert and one delete; each record’s last event decides its row', async () => {
+    const { organizationId } = await newOrg();
+    const projection = new ResourceListProjection(serviceDefinition);
+    // A full snapshot, as a create's event carries it.
+    const template = await new CreateResourceHandler(uow, clock).execute(new CreateResourceCommand(serviceDefinition, organizationId, actor, { name: 'Template' }));
+    const event = (type: string, id: string, name: string): DomainEvent =>
+      domainEvent({ type, organizationId, aggregateType: 'services', aggregateId: id, actor, payload: { ...template, id, name, slug: name.toLowerCase() } });
+    const [kept, renamed, dropped] = [randomUUID(), randomUUID(), randomUUID()];
+    await ds.transaction((m) => projection.applyBatch([event('service.created', dropped, 'Dropped')], m));
+    const batch = [
+      event('service.created', kept, 'Kept'),
+      event('service.created', renamed, 'First'),
+      event('service.updated', renamed, 'Second'),
+      event('service.deleted', dropped, 'Dropped'),
+      ...Array.from({ length: 20 }, (_, i) => event('service.created', randomUUID(), `Many ${i}`)),
+    ];
+    let statements = 0;
+    await ds.transaction(async (m) => {
+      const counted = new Proxy(m, { get: (target, key) => (key === 'query' ? (...args: Parameters<EntityManager['query']>) => (statements++, target.query(...args)) : Reflect.get(target, key)) });
+      await projection.applyBatch(batch, counted);
+    });
+    assert.equal(statements, 2, 'the delete and the upsert');
+    const rows: { id: string; name: string }[] = await ds.query('SELECT id, name FROM services_read WHERE organization_id = $1', [organizationId]);
+    const names = new Map(rows.map((r) => [r.id, r.name]));
+    assert.equal(rows.length, 23, 'the template, kept, renamed and the twenty');
+    assert.equal(names.get(kept), 'Kept');
+    assert.equal(names.get(renamed), 'Second');
+    assert.equal(names.has(dropped), false);
   });
 });

@@ -55,11 +55,8 @@ const usageLogger = new Logger('ApiKeyUsageTracker');
     { provide: PermissionResolver, useFactory: (ds: DataSource) => new PermissionResolver(ds), inject: [DataSource] },
     {
       provide: CallerResolver,
-      useFactory: (keys: ApiKeyVerifier, tokens: AccessTokenVerifier, permissions: PermissionResolver, clock: Clock, config: TaprootConfig, uow: UnitOfWork) => {
-        const callers = new CallerResolver(keys, tokens, permissions, clock, { ttlMs: config.authCacheTtlMs });
-        uow.onCommit((events) => callers.committed(events));
-        return callers;
-      },
+      useFactory: (keys: ApiKeyVerifier, tokens: AccessTokenVerifier, permissions: PermissionResolver, clock: Clock, config: TaprootConfig, uow: UnitOfWork) =>
+        new CallerResolver(keys, tokens, permissions, clock, { ttlMs: config.authCacheTtlMs }, uow),
       inject: [ApiKeyVerifier, ACCESS_TOKEN_VERIFIER, PermissionResolver, CLOCK, TAPROOT_CONFIG, UnitOfWork],
     },
     { provide: APP_GUARD, useClass: BearerAuthGuard },

@@ -32,9 +32,11 @@ export class UnitOfWork {
   async run<T>(work: (manager: EntityManager, emitter: Emitter) => Promise<T>): Promise<T> {
     const emitted: DomainEvent[] = [];
     const result = await this.dataSource.transaction(async (manager) => {
-      const pending: { topic: string; events: DomainEvent[] }[] = [];
-      const value = await work(manager, { emit: (topic, events) => pending.push({ topic, events }) });
-      for (const { topic, events } of pending) {
+      // By topic, in the order emitted: a transaction of many writes (a group commit) applies and
+      // appends each topic's events in one go.
+      const pending = new Map<string, DomainEvent[]>();
+      const value = await work(manager, { emit: (topic, events) => pending.set(topic, [...(pending.get(topic) ?? []), ...events]) });
+      for (const [topic, events] of pending) {
         if (events.length === 0) continue;
         await this.projections.applyInline(events, manager);
         await appendToOutbox(manager, topic, events);

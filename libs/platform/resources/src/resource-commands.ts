@@ -118,7 +118,7 @@ class KeptEvents {
 export abstract class ResourceWriteHandler {
   constructor(
     private readonly unitOfWork: UnitOfWork,
-    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) protected readonly clock: Clock,
   ) {}
 
   protected write<T>(command: ResourceWriteCommand, work: WriteWork<T>): Promise<T> {

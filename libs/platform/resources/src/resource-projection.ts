@@ -4,6 +4,9 @@ import { topicOf, type DomainEvent, type Projection } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 import { lifecycleEvents, type ResourceDefinition } from './resource-definition';
 
+/** PostgreSQL's bound on the parameters of one statement. */
+const MAX_PARAMETERS = 65_535;
+
 
 /**
  * The read model of a declared resource, maintained from its lifecycle events: one row per
@@ -25,28 +28,46 @@ export class ResourceListProjection implements Projection {
     return eventType === this.types.created || eventType === this.types.updated || eventType === this.types.deleted;
   }
 
-  async apply(event: DomainEvent, manager: EntityManager): Promise<void> {
+  apply(event: DomainEvent, manager: EntityManager): Promise<void> {
+    return this.applyBatch([event], manager);
+  }
+
+  /**
+   * A batch in at most two statements (chunked by the parameter limit): the deletes, and one
+   * multi-row upsert. Snapshots are full, so each record's last event in the batch decides its row.
+   */
+  async applyBatch(events: DomainEvent[], manager: EntityManager): Promise<void> {
     const schema: ResourceSchema = this.def.schema;
     const table = quoteIdent(schema.readTable);
-    if (event.type === this.types.deleted) {
-      await manager.query(`DELETE FROM ${table} WHERE id = $1 AND organization_id = $2`, [
-        event.aggregate_id,
-        event.organization_id,
-      ]);
-      return;
+    const last = new Map<string, DomainEvent>();
+    for (const event of events) {
+      last.delete(event.aggregate_id);
+      last.set(event.aggregate_id, event);
     }
-    const snapshot = event.payload as Record<string, unknown>;
-    const row: Record<string, unknown> = { id: event.aggregate_id, organization_id: event.organization_id };
-    for (const [name, def] of Object.entries(schema.attributes)) {
-      const value = snapshot[name] ?? null;
-      row[def.column ?? name] = value !== null && isJsonAttribute(def) ? JSON.stringify(value) : value;
+    const deleted = [...last.values()].filter((e) => e.type === this.types.deleted);
+    // `= ANY($2)` takes the id column's own type (uuid, or a user's integer).
+    for (const organizationId of new Set(deleted.map((e) => e.organization_id))) {
+      const ids = deleted.filter((e) => e.organization_id === organizationId).map((e) => e.aggregate_id);
+      await manager.query(`DELETE FROM ${table} WHERE organization_id = $1 AND id = ANY($2)`, [organizationId, ids]);
     }
-    const columns = Object.keys(row);
+    const upserted = [...last.values()].filter((e) => e.type !== this.types.deleted);
+    if (upserted.length === 0) return;
+    const columns = ['id', 'organization_id', ...Object.entries(schema.attributes).map(([name, def]) => def.column ?? name)];
     const updates = columns.filter((c) => c !== 'id').map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`);
-    await manager.query(
-      `INSERT INTO ${table} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})
-       ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
-      columns.map((c) => row[c]),
-    );
+    const perInsert = Math.floor(MAX_PARAMETERS / columns.length);
+    for (let start = 0; start < upserted.length; start += perInsert) {
+      const values: unknown[] = [];
+      const rows = upserted.slice(start, start + perInsert).map((event) => {
+        const snapshot = event.payload as Record<string, unknown>;
+        values.push(event.aggregate_id, event.organization_id);
+        for (const [name, def] of Object.entries(schema.attributes)) {
+          const value = snapshot[name] ?? null;
+          values.push(value !== null && isJsonAttribute(def) ? JSON.stringify(value) : value);
+        }
+        const o = values.length - columns.length;
+        return `(${columns.map((_, i) => `$${o + i + 1}`).join(', ')})`;
+      });
+      await manager.query(`INSERT INTO ${table} (${columns.map(quoteIdent).join(', ')}) VALUES ${rows.join(', ')} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`, values);
+    }
   }
 }

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '@taproot/config';
+import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import { AlertCreationLimit } from '@taproot/auth';
 import { type ResourceObject } from '@taproot/json-api';
-import { UnitOfWork } from '@taproot/messaging';
+import { CommitCache, UnitOfWork } from '@taproot/messaging';
 import { GroupCommitter, ResourceWriteHandler, type GroupScope, type Keep, type ResourceWriter, type Row, type WriteContext } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { changeAlert, createAlert, unresolvedAlert, type AlertAccess } from '../../alerts/alert-writes';
@@ -93,15 +93,22 @@ const GROUP = { maxBatch: 32, maxInFlight: 4 };
 @CommandHandler(IngestAlertsCommand)
 export class IngestAlertsHandler extends ResourceWriteHandler {
   private readonly group = new GroupCommitter<GroupScope>((runs) => this.commitGroup(runs), GROUP);
+  /**
+   * Sources by id, so a steady sender costs no query to authenticate: a source's change (disabled,
+   * new secret, new rules) applies at once in this process and within AUTH_CACHE_TTL_MS on others.
+   */
+  private readonly sources: CommitCache<SourceRow>;
 
   constructor(
     unitOfWork: UnitOfWork,
     @Inject(CLOCK) clock: Clock,
+    @Inject(TAPROOT_CONFIG) config: TaprootConfig,
     private readonly dataSource: DataSource,
     private readonly creationLimit: AlertCreationLimit,
     @Optional() @Inject(ALERT_INCIDENTS) private readonly incidents?: AlertIncidents,
   ) {
     super(unitOfWork, clock);
+    this.sources = new CommitCache({ ttlMs: config.authCacheTtlMs, invalidatedBy: /^alerts_source\./ }, unitOfWork);
   }
 
   async execute(c: IngestAlertsCommand): Promise<IngestedAlerts> {
@@ -134,7 +141,7 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
   private async authenticate(id: string, secret: unknown, request: InboundRequest): Promise<SourceRow> {
     const rejected = unauthorized('Unknown alert source or invalid credentials: sign the raw body (X-Taproot-Signature) or pass ?secret=');
     if (!UUID.test(id)) throw rejected;
-    const [source] = (await this.dataSource.query('SELECT * FROM alert_sources WHERE id = $1', [id])) as SourceRow[];
+    const source = await this.source(id.toLowerCase());
     if (!source) throw rejected;
     const header = request.headers[SIGNATURE_HEADER];
     const signed = header !== undefined || source.source_type === 'generic_webhook';
@@ -145,6 +152,15 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     }
     // After the credentials check, so a stranger learns nothing.
     if (!source.enabled) throw new AlertingError(AlertingErrorCode.AlertSourceDisabled, 'This alert source is disabled: it accepts no alerts');
+    return source;
+  }
+
+  private async source(id: string): Promise<SourceRow | undefined> {
+    const now = this.clock.now().getTime();
+    const cached = this.sources.get(id, now);
+    if (cached) return cached;
+    const [source] = (await this.dataSource.query('SELECT * FROM alert_sources WHERE id = $1', [id])) as SourceRow[];
+    if (source) this.sources.set(id, source, now);
     return source;
   }
 

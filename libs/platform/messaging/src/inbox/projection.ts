@@ -75,18 +75,25 @@ export class ProjectionRunner {
       topics: [...projection.topics],
       handler: async (events) => {
         const handled = events.filter((e) => projection.handles(e.type));
-        await applyBatchOnce(this.dataSource, projection.name, handled, async (fresh, manager) => {
-          if (projection.applyBatch) return projection.applyBatch(fresh, manager);
-          for (const event of fresh) await projection.apply(event, manager);
-        });
+        await applyBatchOnce(this.dataSource, projection.name, handled, (fresh, manager) => applyEvents(projection, fresh, manager));
       },
     });
   }
 
-  /** Applies the inline projections to a write's events inside the write's transaction. */
+  /**
+   * Applies the inline projections to a write's events inside the write's transaction: each
+   * projection takes the events it handles as one batch (a group commit's many writes cost a
+   * projection one statement, not one per event).
+   */
   async applyInline(events: DomainEvent[], manager: EntityManager): Promise<void> {
-    for (const event of events) {
-      for (const projection of this.inlineProjections) if (projection.handles(event.type)) await projection.apply(event, manager);
+    for (const projection of this.inlineProjections) {
+      const handled = events.filter((e) => projection.handles(e.type));
+      if (handled.length > 0) await applyEvents(projection, handled, manager);
     }
   }
+}
+
+async function applyEvents(projection: Projection, events: DomainEvent[], manager: EntityManager): Promise<void> {
+  if (projection.applyBatch) return projection.applyBatch(events, manager);
+  for (const event of events) await projection.apply(event, manager);
 }

@@ -35,22 +35,24 @@ export function domainEvent<P extends Record<string, unknown>>(e: NewEvent<P>): 
   };
 }
 
+/** Bounded statements: PostgreSQL takes at most 65,535 parameters (5 an event). */
+const OUTBOX_ROWS_PER_INSERT = 1000;
+
 /**
  * Appends events to the outbox inside the caller's transaction (architecture rule 3): the
  * state change and its events commit together or not at all. The relay publishes them later.
  */
 export async function appendToOutbox(manager: EntityManager, topic: string, events: DomainEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const values: unknown[] = [];
-  const rows = events.map((event, i) => {
-    values.push(event.id, topic, event.aggregate_id, event.organization_id, JSON.stringify(event));
-    const o = i * 5;
-    return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}::jsonb)`;
-  });
-  await manager.query(
-    `INSERT INTO outbox (event_id, topic, aggregate_id, organization_id, event) VALUES ${rows.join(', ')}`,
-    values,
-  );
+  for (let start = 0; start < events.length; start += OUTBOX_ROWS_PER_INSERT) {
+    const chunk = events.slice(start, start + OUTBOX_ROWS_PER_INSERT);
+    const values: unknown[] = [];
+    const rows = chunk.map((event, i) => {
+      values.push(event.id, topic, event.aggregate_id, event.organization_id, JSON.stringify(event));
+      const o = i * 5;
+      return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}::jsonb)`;
+    });
+    await manager.query(`INSERT INTO outbox (event_id, topic, aggregate_id, organization_id, event) VALUES ${rows.join(', ')}`, values);
+  }
 }
 
 /** Injection token: the topics of every context of the process (consumers of "everything": audit log, dispatcher). */

@@ -1,0 +1,36 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CommitCache } from './commit-cache';
+import type { DomainEvent } from './event-envelope';
+
+const event = (type: string) => ({ type }) as DomainEvent;
+
+describe('CommitCache', () => {
+  test('an entry lives ttlMs, and never past its own expiry', () => {
+    const cache = new CommitCache<string>({ ttlMs: 1000, invalidatedBy: /^x\./ });
+    cache.set('a', 'A', 0);
+    cache.set('b', 'B', 0, 300);
+    assert.equal(cache.get('a', 999), 'A');
+    assert.equal(cache.get('a', 1000), undefined);
+    assert.equal(cache.get('b', 299), 'B');
+    assert.equal(cache.get('b', 300), undefined);
+  });
+
+  test('a commit of an invalidating event type clears it; other commits do not', () => {
+    const cache = new CommitCache<string>({ ttlMs: 1000, invalidatedBy: /^x\./ });
+    cache.set('a', 'A', 0);
+    cache.committed([event('y.updated')]);
+    assert.equal(cache.get('a', 1), 'A');
+    cache.committed([event('y.updated'), event('x.updated')]);
+    assert.equal(cache.get('a', 1), undefined);
+  });
+
+  test('ttl 0 keeps nothing; at maxEntries the oldest entry goes', () => {
+    const off = new CommitCache<string>({ ttlMs: 0, invalidatedBy: /^x\./ });
+    off.set('a', 'A', 0);
+    assert.equal(off.get('a', 0), undefined);
+    const small = new CommitCache<string>({ ttlMs: 1000, invalidatedBy: /^x\./, maxEntries: 2 });
+    for (const key of ['a', 'b', 'c']) small.set(key, key.toUpperCase(), 0);
+    assert.deepEqual(['a', 'b', 'c'].map((k) => small.get(k, 1)), [undefined, 'B', 'C']);
+  });
+});

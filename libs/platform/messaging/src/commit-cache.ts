@@ -1,0 +1,52 @@
+import type { DomainEvent } from './event-envelope';
+import type { UnitOfWork } from './unit-of-work';
+
+export interface CommitCacheOptions {
+  /** How long an entry is reused, in ms on the caller's clock (0: nothing is kept). */
+  ttlMs: number;
+  /** Committed events of these types may make an entry wrong: the cache is cleared on their commit. */
+  invalidatedBy: RegExp;
+  /** Entries kept at most (the oldest goes first). */
+  maxEntries?: number;
+}
+
+/**
+ * A process-local read cache for what every request of a kind looks up (a verified caller, an
+ * alert source's credentials): an entry is reused for at most `ttlMs`, and the process that
+ * commits a change of the cached kind drops every entry at its commit (`UnitOfWork.onCommit`).
+ * Other replicas see the change within `ttlMs`: the bound a cache's owner states.
+ */
+export class CommitCache<V> {
+  private readonly entries = new Map<string, { value: V; until: number }>();
+
+  constructor(
+    private readonly options: CommitCacheOptions,
+    unitOfWork?: UnitOfWork,
+  ) {
+    unitOfWork?.onCommit((events) => this.committed(events));
+  }
+
+  get enabled(): boolean {
+    return this.options.ttlMs > 0;
+  }
+
+  /** The value kept for `key` at `now` (epoch ms), if it has not expired. */
+  get(key: string, now: number): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.until > now) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** Keeps `value` from `now` for the cache's ttl, and never past `until` (an expiry of the value itself). */
+  set(key: string, value: V, now: number, until = Infinity): void {
+    if (!this.enabled) return;
+    if (this.entries.size >= (this.options.maxEntries ?? 10_000)) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, until: Math.min(now + this.options.ttlMs, until) });
+  }
+
+  committed(events: readonly DomainEvent[]): void {
+    if (events.some((e) => this.options.invalidatedBy.test(e.type))) this.entries.clear();
+  }
+}
