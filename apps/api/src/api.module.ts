@@ -4,7 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AuthenticationModule } from '@taproot/auth';
 import { CONTEXT_ERRORS, CONTEXT_TOPICS, CONTEXTS, registerEventContracts } from '@taproot/contexts';
 import { RESOURCE_HANDLERS } from '@taproot/resources';
-import { HealthController, LOGGER, PlatformModule, type Runtime } from '@taproot/runtime';
+import { LOGGER, PlatformModule, type Runtime } from '@taproot/runtime';
 import { JsonApiExceptionFilter } from './http/json-api-exception.filter';
 import { OpenApiController } from './http/openapi.controller';
 
@@ -16,7 +16,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [PlatformModule.forRuntime(runtime, CONTEXT_TOPICS), CqrsModule.forRoot(), AuthenticationModule, ...CONTEXTS.map((context) => context.module)],
-      controllers: [HealthController, OpenApiController],
+      controllers: [OpenApiController],
       providers: [
         ...RESOURCE_HANDLERS,
         { provide: APP_FILTER, useFactory: (logger) => new JsonApiExceptionFilter(logger, CONTEXT_ERRORS), inject: [LOGGER] },

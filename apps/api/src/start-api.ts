@@ -36,25 +36,25 @@ function enforceMediaType(fastify: FastifyInstance): void {
       done(null, body);
     });
   }
-  fastify.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/v1/')) return;
+  // Callback hooks (not async): every request runs them, and they allocate no promise.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/v1/')) return done();
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     const mediaType = request.headers['content-type']?.split(';')[0].trim().toLowerCase();
     const accepted = mediaType === JSON_API_MEDIA_TYPE || INBOUND.some((inbound) => inbound.accepts(request.url, mediaType));
     if (hasBody && !accepted) {
-      throw JsonApiError.of(
-        415,
-        'Unsupported media type',
-        `Content-Type must be ${JSON_API_MEDIA_TYPE}${mediaType ? `, got ${mediaType}` : ''}`,
-        'UNSUPPORTED_MEDIA_TYPE',
+      return done(
+        JsonApiError.of(415, 'Unsupported media type', `Content-Type must be ${JSON_API_MEDIA_TYPE}${mediaType ? `, got ${mediaType}` : ''}`, 'UNSUPPORTED_MEDIA_TYPE'),
       );
     }
+    done();
   });
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     // A plain answer (an alert receipt: the reference's object); its errors stay JSON:API documents.
-    const plain = reply.statusCode < 400 && INBOUND.some((inbound) => inbound.plainJson?.test(request.url));
-    if (request.url.startsWith('/v1/') && !plain) void reply.header('content-type', JSON_API_MEDIA_TYPE);
-    return payload;
+    if (request.url.startsWith('/v1/') && !(reply.statusCode < 400 && INBOUND.some((inbound) => inbound.plainJson?.test(request.url)))) {
+      void reply.header('content-type', JSON_API_MEDIA_TYPE);
+    }
+    done(null, payload);
   });
 }
 

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { HealthController, PlatformModule, type Runtime } from '@taproot/runtime';
+import { PlatformModule, type Runtime } from '@taproot/runtime';
 import type Provider from 'oidc-provider';
 import { InteractionsController } from './interactions/interactions.controller';
 import { OIDC_PROVIDER } from './oidc/provider.token';
@@ -11,7 +11,7 @@ export class AuthModule {
     return {
       module: AuthModule,
       imports: [PlatformModule.forRuntime(runtime)],
-      controllers: [HealthController, InteractionsController],
+      controllers: [InteractionsController],
       providers: [{ provide: OIDC_PROVIDER, useValue: provider }],
       exports: [OIDC_PROVIDER],
     };

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CONTEXT_TOPICS, registerEventContracts } from '@taproot/contexts';
-import { HealthController, PlatformModule, type Runtime } from '@taproot/runtime';
+import { PlatformModule, type Runtime } from '@taproot/runtime';
 import { DomainEventLogConsumer } from './domain-event-log.consumer';
 
 @Module({})
@@ -11,7 +11,6 @@ export class DispatcherModule {
     return {
       module: DispatcherModule,
       imports: [PlatformModule.forRuntime(runtime, CONTEXT_TOPICS)],
-      controllers: [HealthController],
       providers: [DomainEventLogConsumer],
     };
   }

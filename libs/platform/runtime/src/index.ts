@@ -3,5 +3,5 @@ export * from './platform.module';
 export * from './nest-logger';
 export * from './start-nest-app';
 export * from './run-process';
-export * from './health.controller';
+export * from './probes';
 export * from './context-descriptor';

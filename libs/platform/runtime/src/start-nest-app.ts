@@ -5,6 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { runWithRequestMetadata } from '@taproot/messaging';
 import type { FastifyInstance } from 'fastify';
 import { PinoNestLogger } from './nest-logger';
+import { isProbe, registerProbes } from './probes';
 import type { Runtime } from './runtime';
 
 export interface RunningApp {
@@ -32,16 +33,18 @@ export async function startNestApp(runtime: Runtime, module: DynamicModule, opts
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   // Every event a request causes carries where it came from (the audit log reads it).
   fastify.addHook('onRequest', (request, _reply, done) => {
+    if (isProbe(request)) return done();
     const userAgent = request.headers['user-agent'];
     runWithRequestMetadata(
       { request_id: String(request.id), ip_address: request.ip ?? null, user_agent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null, session_id: null },
       done,
     );
   });
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
-    return payload;
+    done(null, payload);
   });
+  registerProbes(fastify, runtime);
   opts.configure?.(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(logger),
