@@ -3,26 +3,29 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createOrganization } from '@taproot/identity';
 import { openTestDataSource } from '@taproot/persistence';
-import { GroupCommitter, ResourceWriteHandler, unitOfWorkWithReadModels, type GroupScope } from '@taproot/resources';
+import { GROUP_COMMIT, GroupCommitter, ResourceWriteHandler, unitOfWorkWithReadModels, type GroupScope, type WriteWork } from '@taproot/resources';
 import type { DataSource } from 'typeorm';
 import { serviceDefinition } from './service.schema';
 
 const actor = { kind: 'api_key' as const, id: randomUUID() };
 const clock = { now: () => new Date('2026-11-24T10:00:00.000Z') };
 
-/** Creates services through a group commit, the way IngestAlerts commits inbound requests. */
+/** Creates services through a group commit (`writeInGroup`), the way alerts are committed. */
 class GroupedCreates extends ResourceWriteHandler {
-  readonly group = new GroupCommitter<GroupScope>((runs) => this.commitGroup(runs), { maxBatch: 10, maxInFlight: 1 });
+  /** Groups of two, two at once: the deadlock test decides who meets whom. */
+  readonly pairs = new GroupCommitter<GroupScope>((runs) => this.commitGroup(runs), { ...GROUP_COMMIT, maxBatch: 2, maxInFlight: 2 });
 
   create(organizationId: string, name: string, failAfterWrite = false): Promise<{ id: string; txid: string }> {
-    return this.group.submit((scope) =>
-      scope.write({ definition: serviceDefinition, organizationId, actor }, async (writer, ctx, keep) => {
-        const snapshot = keep(await writer.create(ctx, { name }));
-        if (failAfterWrite) throw new Error(`${name} refused after its row was written`);
-        const [{ txid }] = await ctx.manager.query('SELECT txid_current()::text AS txid');
-        return { id: snapshot.id, txid };
-      }),
-    );
+    return this.writeInGroup({ definition: serviceDefinition, organizationId, actor }, async (writer, ctx, keep) => {
+      const snapshot = keep(await writer.create(ctx, { name }));
+      if (failAfterWrite) throw new Error(`${name} refused after its row was written`);
+      const [{ txid }] = await ctx.manager.query('SELECT txid_current()::text AS txid');
+      return { id: snapshot.id, txid };
+    });
+  }
+
+  inPairs<T>(organizationId: string, work: WriteWork<T>): Promise<T> {
+    return this.pairs.submit((scope) => scope.write({ definition: serviceDefinition, organizationId, actor }, work));
   }
 }
 
@@ -67,5 +70,31 @@ describe('group commit (ResourceWriteHandler.commitGroup + GroupCommitter)', () 
     await assert.rejects(handler.create(org, 'Lonely', true), /Lonely refused/);
     const [{ count }] = await ds.query('SELECT count(*)::int AS count FROM services WHERE organization_id = $1', [org]);
     assert.equal(count, 0);
+  });
+
+  test('a request that two groups deadlock over is run again alone, not failed', async () => {
+    const org = (await ds.transaction((m) => createOrganization(m, { name: 'Deadlock', ownerEmail: 'g@example.test' }))).organizationId;
+    const lock = (ctx: { manager: { query(q: string, p: unknown[]): Promise<unknown> } }, key: number) => ctx.manager.query('SELECT pg_advisory_xact_lock(424242, $1)', [key]);
+    const pause = () => new Promise((r) => setTimeout(r, 100));
+    // Groups [1, 2] and [3, 4]: 1 takes lock 1 and 3 takes lock 2, then 2 waits for lock 2 and 4
+    // for lock 1, which PostgreSQL breaks by failing one of them (after deadlock_timeout, 1 s).
+    const takes = (key: number, name: string): WriteWork<string> => async (writer, ctx, keep) => {
+      await lock(ctx, key);
+      await pause();
+      keep(await writer.create(ctx, { name }));
+      return name;
+    };
+    const outcomes = await Promise.allSettled([
+      handler.inPairs(org, takes(1, 'One')),
+      handler.inPairs(org, takes(2, 'Two')),
+      handler.inPairs(org, takes(2, 'Three')),
+      handler.inPairs(org, takes(1, 'Four')),
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => (o.status === 'fulfilled' ? o.value : String(o.reason))),
+      ['One', 'Two', 'Three', 'Four'],
+    );
+    const stored = ((await ds.query('SELECT name FROM services_read WHERE organization_id = $1 ORDER BY name', [org])) as { name: string }[]).map((r) => r.name);
+    assert.deepEqual(stored, ['Four', 'One', 'Three', 'Two']);
   });
 });

@@ -12,6 +12,7 @@ export const PG_ERRORS = {
   foreignKeyViolation: '23503',
   invalidTextRepresentation: '22P02',
   invalidRegularExpression: '2201B',
+  deadlockDetected: '40P01',
 } as const;
 
 export function pgErrorCode(error: unknown): string | undefined {

@@ -3,6 +3,8 @@ interface Job<A, T> {
   run(scope: A): Promise<T>;
   resolve(value: T): void;
   reject(error: unknown): void;
+  /** Already run again alone once (`retryAlone`). */
+  retried?: boolean;
 }
 
 export interface GroupCommitOptions {
@@ -10,6 +12,12 @@ export interface GroupCommitOptions {
   maxBatch: number;
   /** Groups committing at once (each holds one pooled connection). */
   maxInFlight: number;
+  /**
+   * A request that failed with such an error is run once more in a group of its own instead of
+   * being answered with it: a deadlock between two groups (each holding a lock the other's
+   * later request waits for) is the groups' doing, not the request's.
+   */
+  retryAlone?: (error: unknown) => boolean;
 }
 
 /**
@@ -70,13 +78,23 @@ export class GroupCommitter<A> {
       );
     } catch (error) {
       // The commit itself failed: nothing of the group is stored, every request hears it.
-      for (const job of group) job.reject(error);
+      for (const job of group) this.fail(job, error);
       return;
     }
     group.forEach((job, i) => {
       const outcome = outcomes[i];
       if (outcome?.ok) job.resolve(outcome.value);
-      else job.reject(outcome ? outcome.error : new Error('the group committed without running this request'));
+      else this.fail(job, outcome ? outcome.error : new Error('the group committed without running this request'));
+    });
+  }
+
+  private fail(job: Job<A, unknown>, error: unknown): void {
+    if (job.retried || !this.options.retryAlone?.(error)) return job.reject(error);
+    job.retried = true;
+    this.inFlight++;
+    void this.flush([job]).finally(() => {
+      this.inFlight--;
+      this.drain();
     });
   }
 }

@@ -3,7 +3,9 @@ import { CommandHandler, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import type { CollectionDocument, ListFilter, SingleDocument } from '@taproot/json-api';
 import { topicOf, UnitOfWork, type DomainEvent, type Emitter, type EventActor } from '@taproot/messaging';
+import { PG_ERRORS, pgErrorCode } from '@taproot/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
+import { GroupCommitter, type GroupCommitOptions } from './group-commit';
 import type { ResourceDefinition, Row, WriteContext } from './resource-definition';
 import { ResourceReader, type FlatQuery } from './resource-reader';
 import { ResourceWriter, type Snapshot, type WriteResult } from './resource-writer';
@@ -114,8 +116,22 @@ class KeptEvents {
  * Runs a command's writes, one or many, in one unit of work: one transaction with their read
  * models and outbox rows.
  */
+/**
+ * Group commit bounds of `writeInGroup`. A group runs its requests one after the other on one
+ * connection, so several groups commit at once. Measured with inbound alerts back to back on 10
+ * connections: 2 in flight gave 224 alerts/s, 4 gave 248, 8 gave 254 but no longer grouped at that
+ * load (each request committed alone); 4 keeps grouping.
+ */
+export const GROUP_COMMIT: GroupCommitOptions = {
+  maxBatch: 32,
+  maxInFlight: 4,
+  retryAlone: (error) => pgErrorCode(error) === PG_ERRORS.deadlockDetected,
+};
+
 @Injectable()
 export abstract class ResourceWriteHandler {
+  private group?: GroupCommitter<GroupScope>;
+
   constructor(
     private readonly unitOfWork: UnitOfWork,
     @Inject(CLOCK) protected readonly clock: Clock,
@@ -128,6 +144,16 @@ export abstract class ResourceWriteHandler {
       kept.emitTo(emitter);
       return value;
     });
+  }
+
+  /**
+   * `write`, committed together with the concurrent writes of this handler (group commit: one
+   * transaction and one commit for a burst, each write under its own savepoint). For commands
+   * that arrive in bursts from many senders (alerts); answered after the group committed.
+   */
+  protected writeInGroup<T>(command: ResourceWriteCommand, work: WriteWork<T>): Promise<T> {
+    this.group ??= new GroupCommitter<GroupScope>((runs) => this.commitGroup(runs), GROUP_COMMIT);
+    return this.group.submit((scope) => scope.write(command, work));
   }
 
   /**
