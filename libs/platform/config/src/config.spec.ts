@@ -59,6 +59,26 @@ describe('loadConfig', () => {
     assert.equal(own.OAUTH_JWKS_URL, undefined);
   });
 
+  test('names every variable at fault in one start-up message, and never echoes a password', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', BOOTSTRAP_ADMIN_PASSWORD: 'secret1' }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        /PORT must be an integer, got "eighty"/.test(e.message) &&
+        /LOG_LEVEL must be one of/.test(e.message) &&
+        /BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together/.test(e.message) &&
+        /at least 8 characters/.test(e.message) &&
+        !e.message.includes('secret1'),
+    );
+  });
+
+  test('trims values; an empty variable is unset', () => {
+    const c = loadConfig({ PORT: ' 4000 ', KAFKA_BROKERS: '  ', LOG_LEVEL: '' });
+    assert.equal(c.port, 4000);
+    assert.equal(c.kafkaBrokers, null);
+    assert.equal(c.logLevel, 'info');
+  });
+
   test('reads a raised alert-creation limit', () => {
     assert.equal(loadConfig({ ALERT_CREATION_LIMIT_PER_MINUTE: '5000' }).alertCreationLimitPerMinute, 5000);
   });

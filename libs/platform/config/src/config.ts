@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { brokersOf, readEnvironment } from './environment';
 
 /**
  * Every setting of every app, read from the environment once and validated at start-up
@@ -69,109 +70,45 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function optional(env: Env, name: string): string | null {
-  const raw = env[name]?.trim();
-  return raw ? raw : null;
-}
-
-function url(env: Env, name: string): string | null {
-  const raw = optional(env, name);
-  if (raw && !/^https?:\/\/\S+$/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
-  return raw;
-}
-
-function bootstrapAdminSignIn(env: Env): TaprootConfig['bootstrapAdmin'] {
-  const email = optional(env, 'BOOTSTRAP_ADMIN_EMAIL');
-  // Not trimmed: spaces may be part of a password.
-  const password = env.BOOTSTRAP_ADMIN_PASSWORD || null;
-  if (!email && !password) return null;
-  if (!email || !password) throw new ConfigError('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError(`BOOTSTRAP_ADMIN_EMAIL must be an e-mail address, got "${email}"`);
-  // The sign-in pages' minimum (libs/identity, oauth/credentials.ts); the value is never echoed.
-  if (password.length < 8) throw new ConfigError('BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters');
-  return { email, password };
-}
-
-function signingKey(env: Env): Record<string, unknown> | null {
-  const raw = optional(env, 'OAUTH_SIGNING_KEY');
-  if (!raw) return null;
-  let jwk: unknown;
-  try {
-    jwk = JSON.parse(raw);
-  } catch {
-    throw new ConfigError('OAUTH_SIGNING_KEY must be a JSON Web Key (JSON)');
-  }
-  const key = jwk as Record<string, unknown>;
-  if (typeof jwk !== 'object' || jwk === null || key.kty !== 'RSA' || typeof key.d !== 'string') {
-    throw new ConfigError('OAUTH_SIGNING_KEY must be a private RSA JSON Web Key (kty RSA with d)');
-  }
-  return key;
-}
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
+/**
+ * Every setting from the environment, validated by the rules declared on `Environment`
+ * (class-validator); a bad value stops the process with one message naming every variable at fault.
+ */
 export function loadConfig(env: Env = process.env): TaprootConfig {
-  const databaseUrl = optional(env, 'DATABASE_URL');
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
-  }
-  const brokers = optional(env, 'KAFKA_BROKERS');
-  const kafkaBrokers = brokers ? brokers.split(',').map((b) => b.trim()).filter(Boolean) : null;
-  for (const broker of kafkaBrokers ?? []) {
-    if (!/^[^\s:]+:\d+$/.test(broker)) throw new ConfigError(`KAFKA_BROKERS entries must be host:port, got "${broker}"`);
-  }
-  const logLevel = (optional(env, 'LOG_LEVEL') ?? 'info') as TaprootConfig['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const bootstrapApiKey = optional(env, 'BOOTSTRAP_API_KEY');
-  if (bootstrapApiKey && bootstrapApiKey.length < 16) {
-    throw new ConfigError('BOOTSTRAP_API_KEY must be at least 16 characters');
-  }
-  const bootstrapAdmin = bootstrapAdminSignIn(env);
-  const keyEncryptionKey = optional(env, 'OAUTH_KEY_ENCRYPTION_KEY');
-  if (keyEncryptionKey && keyEncryptionKey.length < 32) {
-    throw new ConfigError('OAUTH_KEY_ENCRYPTION_KEY must be at least 32 characters');
-  }
-  const host = optional(env, 'HOST') ?? '127.0.0.1';
-  const port = int(env, 'PORT', 3000, 0, 65535);
-  const authPort = int(env, 'AUTH_PORT', 3001, 0, 65535);
-  const dataDir = resolve(optional(env, 'DATA_DIR') ?? '.data');
+  const { values: v, problems } = readEnvironment(env);
+  if (problems.length > 0) throw new ConfigError(problems.join('; '));
+  const int = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
+  const host = v.HOST ?? '127.0.0.1';
+  const port = int(v.PORT, 3000);
+  const authPort = int(v.AUTH_PORT, 3001);
   return {
     port,
     authPort,
-    dispatcherPort: int(env, 'DISPATCHER_PORT', 3002, 0, 65535),
+    dispatcherPort: int(v.DISPATCHER_PORT, 3002),
     host,
-    databaseUrl,
-    dataDir,
-    embeddedPostgresPort: int(env, 'EMBEDDED_POSTGRES_PORT', 5433, 1, 65535),
-    kafkaBrokers,
-    kafkaClientId: optional(env, 'KAFKA_CLIENT_ID') ?? 'taproot',
-    bootstrapApiKey,
-    bootstrapAdmin,
-    logLevel,
-    cursorSecret: optional(env, 'CURSOR_SECRET') ?? 'taproot-cursor-v1',
-    relayPollMs: int(env, 'RELAY_POLL_MS', 250, 10, 60000),
-    authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 5000, 0, 60000),
-    rateLimitReadsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 3000, 1, 10_000_000),
-    rateLimitWritesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 3000, 1, 10_000_000),
-    alertCreationLimitPerMinute: int(env, 'ALERT_CREATION_LIMIT_PER_MINUTE', 50, 1, 10_000_000),
-    publicUrl: (url(env, 'PUBLIC_URL') ?? `http://${host}:${port}`).replace(/\/+$/, ''),
-    oauthIssuer: optional(env, 'OAUTH_ISSUER'),
-    oauthAudience: optional(env, 'OAUTH_AUDIENCE'),
-    oauthJwksUrl: url(env, 'OAUTH_JWKS_URL'),
-    authIssuer: (url(env, 'AUTH_ISSUER') ?? `http://${host}:${authPort}`).replace(/\/+$/, ''),
-    oauthKeyEncryptionKey: keyEncryptionKey ?? 'taproot-development-key-encryption-key-v1',
-    keyEncryptionKeyIsDefault: !keyEncryptionKey,
-    oauthSigningKey: signingKey(env),
-    oauthRefreshGraceSeconds: int(env, 'OAUTH_REFRESH_GRACE_SECONDS', 60, 0, 86_400),
+    databaseUrl: v.DATABASE_URL ?? null,
+    dataDir: resolve(v.DATA_DIR ?? '.data'),
+    embeddedPostgresPort: int(v.EMBEDDED_POSTGRES_PORT, 5433),
+    kafkaBrokers: v.KAFKA_BROKERS ? brokersOf(v.KAFKA_BROKERS) : null,
+    kafkaClientId: v.KAFKA_CLIENT_ID ?? 'taproot',
+    bootstrapApiKey: v.BOOTSTRAP_API_KEY ?? null,
+    bootstrapAdmin: v.BOOTSTRAP_ADMIN_EMAIL && v.BOOTSTRAP_ADMIN_PASSWORD ? { email: v.BOOTSTRAP_ADMIN_EMAIL, password: v.BOOTSTRAP_ADMIN_PASSWORD } : null,
+    logLevel: (v.LOG_LEVEL ?? 'info') as TaprootConfig['logLevel'],
+    cursorSecret: v.CURSOR_SECRET ?? 'taproot-cursor-v1',
+    relayPollMs: int(v.RELAY_POLL_MS, 250),
+    authCacheTtlMs: int(v.AUTH_CACHE_TTL_MS, 5000),
+    rateLimitReadsPerMinute: int(v.RATE_LIMIT_READS_PER_MINUTE, 3000),
+    rateLimitWritesPerMinute: int(v.RATE_LIMIT_WRITES_PER_MINUTE, 3000),
+    alertCreationLimitPerMinute: int(v.ALERT_CREATION_LIMIT_PER_MINUTE, 50),
+    publicUrl: (v.PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    oauthIssuer: v.OAUTH_ISSUER ?? null,
+    oauthAudience: v.OAUTH_AUDIENCE ?? null,
+    oauthJwksUrl: v.OAUTH_JWKS_URL ?? null,
+    authIssuer: (v.AUTH_ISSUER ?? `http://${host}:${authPort}`).replace(/\/+$/, ''),
+    oauthKeyEncryptionKey: v.OAUTH_KEY_ENCRYPTION_KEY ?? 'taproot-development-key-encryption-key-v1',
+    keyEncryptionKeyIsDefault: !v.OAUTH_KEY_ENCRYPTION_KEY,
+    oauthSigningKey: v.OAUTH_SIGNING_KEY ? (JSON.parse(v.OAUTH_SIGNING_KEY) as Record<string, unknown>) : null,
+    oauthRefreshGraceSeconds: int(v.OAUTH_REFRESH_GRACE_SECONDS, 60),
   };
 }
 

@@ -1,0 +1,120 @@
+import { getMetadataStorage, IsIn, IsJSON, IsOptional, Matches, MinLength, ValidateBy, validateSync, type ValidationArguments, type ValidationOptions } from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const HTTP_URL = /^https?:\/\/\S+$/;
+const urlMessage = { message: (a: ValidationArguments) => `${a.property} must be an http(s) URL, got "${String(a.value)}"` };
+
+/** An integer variable: digits only, then within [min, max] (one message each, naming the variable). */
+function Integer(min: number, max: number): PropertyDecorator {
+  const digits = Matches(/^\d+$/, { message: (a: ValidationArguments) => `${a.property} must be an integer, got "${String(a.value)}"` });
+  const range = ValidateBy({
+    name: 'integerBetween',
+    // A non-integer is the digits rule's to report.
+    validator: { validate: (value: unknown) => !/^\d+$/.test(String(value)) || (Number(value) >= min && Number(value) <= max) },
+  }, { message: (a: ValidationArguments) => `${a.property} must be between ${min} and ${max}, got ${String(a.value)}` });
+  return (target, key) => {
+    IsOptional()(target, key);
+    digits(target, key);
+    range(target, key);
+  };
+}
+
+/** Set only together with `other` (a sign-in is an e-mail and a password). */
+function SetTogetherWith(other: keyof Environment, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'setTogetherWith', validator: { validate: (_value: unknown, a: ValidationArguments) => (a.object as Environment)[other] !== undefined } }, {
+    message: (a: ValidationArguments) => [a.property, other].sort().join(' and ') + ' must be set together',
+    ...options,
+  });
+}
+
+/**
+ * The process environment as the apps read it, validated with class-validator at start-up: each
+ * property is a variable (trimmed; empty means unset), each rule's message names it. `loadConfig`
+ * turns the validated values into `TaprootConfig`.
+ */
+export class Environment {
+  @Integer(0, 65535) PORT?: string;
+  @Integer(0, 65535) AUTH_PORT?: string;
+  @Integer(0, 65535) DISPATCHER_PORT?: string;
+  @IsOptional() HOST?: string;
+  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' }) DATABASE_URL?: string;
+  @IsOptional() DATA_DIR?: string;
+  @Integer(1, 65535) EMBEDDED_POSTGRES_PORT?: string;
+
+  @IsOptional()
+  @ValidateBy(
+    { name: 'brokerList', validator: { validate: (value: unknown) => brokersOf(String(value)).every((b) => /^[^\s:]+:\d+$/.test(b)) } },
+    { message: (a: ValidationArguments) => `KAFKA_BROKERS entries must be host:port, got "${brokersOf(String(a.value)).find((b) => !/^[^\s:]+:\d+$/.test(b))}"` },
+  )
+  KAFKA_BROKERS?: string;
+
+  @IsOptional() KAFKA_CLIENT_ID?: string;
+  @IsOptional() @MinLength(16, { message: 'BOOTSTRAP_API_KEY must be at least 16 characters' }) BOOTSTRAP_API_KEY?: string;
+
+  @IsOptional()
+  @SetTogetherWith('BOOTSTRAP_ADMIN_PASSWORD')
+  @Matches(/^[^\s@]+@[^\s@]+$/, { message: (a: ValidationArguments) => `BOOTSTRAP_ADMIN_EMAIL must be an e-mail address, got "${String(a.value)}"` })
+  BOOTSTRAP_ADMIN_EMAIL?: string;
+
+  /** Not trimmed (spaces may be part of a password), never echoed. 8: the sign-in pages' minimum (libs/identity, oauth/credentials.ts). */
+  @IsOptional()
+  @SetTogetherWith('BOOTSTRAP_ADMIN_EMAIL')
+  @MinLength(8, { message: 'BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters' })
+  BOOTSTRAP_ADMIN_PASSWORD?: string;
+
+  @IsOptional() @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }) LOG_LEVEL?: string;
+  @IsOptional() CURSOR_SECRET?: string;
+  @Integer(10, 60000) RELAY_POLL_MS?: string;
+  @Integer(0, 60000) AUTH_CACHE_TTL_MS?: string;
+  @Integer(1, 10_000_000) RATE_LIMIT_READS_PER_MINUTE?: string;
+  @Integer(1, 10_000_000) RATE_LIMIT_WRITES_PER_MINUTE?: string;
+  @Integer(1, 10_000_000) ALERT_CREATION_LIMIT_PER_MINUTE?: string;
+  @IsOptional() @Matches(HTTP_URL, urlMessage) PUBLIC_URL?: string;
+  @IsOptional() OAUTH_ISSUER?: string;
+  @IsOptional() OAUTH_AUDIENCE?: string;
+  @IsOptional() @Matches(HTTP_URL, urlMessage) OAUTH_JWKS_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, urlMessage) AUTH_ISSUER?: string;
+  @IsOptional() @MinLength(32, { message: 'OAUTH_KEY_ENCRYPTION_KEY must be at least 32 characters' }) OAUTH_KEY_ENCRYPTION_KEY?: string;
+
+  @IsOptional()
+  @IsJSON({ message: 'OAUTH_SIGNING_KEY must be a JSON Web Key (JSON)' })
+  @ValidateBy(
+    // Unparseable JSON is IsJSON's to report.
+    { name: 'privateRsaJwk', validator: { validate: (value: unknown) => { const jwk = parsedOrUndefined(String(value)); return jwk === undefined || isPrivateRsaJwk(jwk); } } },
+    { message: 'OAUTH_SIGNING_KEY must be a private RSA JSON Web Key (kty RSA with d)' },
+  )
+  OAUTH_SIGNING_KEY?: string;
+
+  @Integer(0, 86_400) OAUTH_REFRESH_GRACE_SECONDS?: string;
+}
+
+export const brokersOf = (list: string) => list.split(',').map((b) => b.trim()).filter(Boolean);
+
+function parsedOrUndefined(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
+const isPrivateRsaJwk = (jwk: unknown): jwk is Record<string, unknown> =>
+  typeof jwk === 'object' && jwk !== null && (jwk as Record<string, unknown>).kty === 'RSA' && typeof (jwk as Record<string, unknown>).d === 'string';
+
+/** Variables read as given: a password's spaces are part of it. */
+const UNTRIMMED = new Set<string>(['BOOTSTRAP_ADMIN_PASSWORD']);
+
+/** Every variable Environment declares (each has at least `IsOptional`). */
+const DECLARED = [...new Set(getMetadataStorage().getTargetValidationMetadatas(Environment, '', true, false).map((m) => m.propertyName))];
+
+/** The variables of `env` that Environment declares (trimmed, empty ones left out) and every rule they break, in declaration order. */
+export function readEnvironment(env: Record<string, string | undefined>): { values: Environment; problems: string[] } {
+  const values = new Environment();
+  for (const name of DECLARED) {
+    const raw = UNTRIMMED.has(name) ? env[name] : env[name]?.trim();
+    if (raw) (values as Record<string, string>)[name] = raw;
+  }
+  const problems = validateSync(values, { forbidUnknownValues: false }).flatMap((error) => Object.values(error.constraints ?? {}));
+  return { values, problems };
+}
