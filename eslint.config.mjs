@@ -24,6 +24,8 @@ export default [
             { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:platform', 'type:context'] },
             { sourceTag: 'type:context', onlyDependOnLibsWithTags: ['type:platform', 'type:context'] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform'] },
+            // The repository's commands (npm start, the CLI, the test runner, the bench) compose the apps.
+            { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:context', 'type:composition'] },
           ],
         },
       ],

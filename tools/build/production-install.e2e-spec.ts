@@ -1,0 +1,87 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, globSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { freePort } from '@taproot/persistence';
+
+const root = resolve(__dirname, '..', '..');
+
+/**
+ * What a production image holds (docker/Dockerfile): the manifests, the lockfile and each
+ * project's built `dist/`, installed with `npm ci --omit=dev`: no TypeScript, no SWC, no register.
+ */
+function productionInstall(): string {
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/.bin/nx'), 'run-many', '-t', 'build', '--output-style=static'], {
+    cwd: root,
+    env: { ...process.env, NX_DAEMON: 'false' },
+    encoding: 'utf8',
+  });
+  assert.equal(build.status, 0, `nx run-many -t build:\n${build.stdout}\n${build.stderr}`);
+  const dir = mkdtempSync(join(tmpdir(), 'taproot-production-'));
+  for (const file of ['package.json', 'package-lock.json']) cpSync(join(root, file), join(dir, file));
+  for (const manifest of globSync(['apps/*/package.json', 'libs/*/package.json', 'libs/platform/*/package.json', 'tools/package.json'], { cwd: root })) {
+    const project = dirname(manifest);
+    mkdirSync(join(dir, project), { recursive: true });
+    cpSync(join(root, manifest), join(dir, manifest));
+    if (existsSync(join(root, project, 'dist'))) cpSync(join(root, project, 'dist'), join(dir, project, 'dist'), { recursive: true });
+  }
+  // No install scripts: the embedded PostgreSQL's binaries are not needed with DATABASE_URL.
+  const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(install.status, 0, `npm ci --omit=dev:\n${install.stdout}\n${install.stderr}`);
+  return dir;
+}
+
+async function ready(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await fetch(`${url}/readyz`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`not ready (exit ${child.exitCode}):\n${output()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('the built apps on production dependencies only', () => {
+  let dir: string;
+  const children: ChildProcess[] = [];
+  before(() => {
+    dir = productionInstall();
+  });
+  after(() => {
+    for (const child of children) child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('no development package is installed', () => {
+    for (const dev of ['typescript', '@swc/core', '@swc-node/register', 'nx', 'eslint']) assert.equal(existsSync(join(dir, 'node_modules', dev)), false, dev);
+    assert.ok(existsSync(join(dir, 'node_modules/@taproot/api/dist/main.js')), 'the api package resolves to its build');
+  });
+
+  test('api, auth and webhook dispatcher each start from dist/main.js with plain node and answer', async () => {
+    const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: process.env.TEST_DATABASE_URL! };
+    const ports = { api: await freePort(), auth: await freePort(), dispatcher: await freePort() };
+    const start = (app: string, extra: Record<string, string>) => {
+      let output = '';
+      const child = spawn(process.execPath, [join(dir, 'apps', app, 'dist/main.js')], { cwd: dir, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout!.on('data', (d) => (output += d));
+      child.stderr!.on('data', (d) => (output += d));
+      children.push(child);
+      return { child, output: () => output };
+    };
+    // The api first: it owns the schema and migrates it.
+    const api = start('api', { PORT: String(ports.api) });
+    await ready(`http://127.0.0.1:${ports.api}`, api.child, api.output);
+    const auth = start('auth', { AUTH_PORT: String(ports.auth) });
+    const dispatcher = start('webhook-dispatcher', { DISPATCHER_PORT: String(ports.dispatcher) });
+    await ready(`http://127.0.0.1:${ports.auth}`, auth.child, auth.output);
+    await ready(`http://127.0.0.1:${ports.dispatcher}`, dispatcher.child, dispatcher.output);
+
+    const openapi = await fetch(`http://127.0.0.1:${ports.api}/v1/openapi.json`);
+    assert.equal(openapi.status, 200);
+    const refused = await fetch(`http://127.0.0.1:${ports.api}/v1/services`);
+    assert.equal(refused.status, 401);
+    assert.ok(((await refused.json()) as { errors: unknown[] }).errors.length > 0);
+    const discovery = await fetch(`http://127.0.0.1:${ports.auth}/.well-known/openid-configuration`);
+    assert.equal(discovery.status, 200, api.output());
+  });
+});
