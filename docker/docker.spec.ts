@@ -267,7 +267,6 @@ const stageNamed = (name: string): Stage => {
   return stage;
 };
 const rootPackage = memo(() => JSON.parse(read(join(ROOT, 'package.json'))) as Record<string, any>);
-const lockfile = memo(() => JSON.parse(read(join(ROOT, 'package-lock.json'))) as { packages: Record<string, any> });
 
 /** The RUN that installs dependencies, and its stage. */
 function npmInstall(): { stage: Stage; ins: Instruction } {
@@ -276,41 +275,6 @@ function npmInstall(): { stage: Stage; ins: Instruction } {
     if (ins) return { stage, ins };
   }
   assert.fail('no RUN npm ci in the Dockerfile');
-}
-
-/** Resolves `dep` as required from lockfile entry `from`, the way node's resolution walks up. */
-function resolveInLock(packages: Record<string, any>, from: string, dep: string): string | undefined {
-  let base = from;
-  for (;;) {
-    const candidate = `${base ? `${base}/` : ''}node_modules/${dep}`;
-    if (packages[candidate]) return candidate;
-    if (!base) return undefined;
-    const idx = base.lastIndexOf('/node_modules/');
-    base = idx === -1 ? '' : base.slice(0, idx);
-  }
-}
-
-function lockClosure(packages: Record<string, any>, roots: string[]): Set<string> {
-  const seen = new Set<string>();
-  const queue = roots.map((r) => {
-    const key = resolveInLock(packages, '', r);
-    assert.ok(key, `${r} is not in package-lock.json`);
-    return key;
-  });
-  while (queue.length) {
-    let key = queue.pop()!;
-    if (packages[key]?.link) key = packages[key].resolved;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const entry = packages[key] ?? {};
-    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies']) {
-      for (const dep of Object.keys(entry[field] ?? {})) {
-        const resolved = resolveInLock(packages, key, dep);
-        if (resolved) queue.push(resolved);
-      }
-    }
-  }
-  return seen;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -339,22 +303,19 @@ test('Dockerfile: every FROM is an earlier stage or a pinned Node 24 bookworm-sl
   assert.ok(external >= 1);
 });
 
-test('Dockerfile: a target per app, each with the register CMD, its port, HEALTHCHECK and a non-root USER', () => {
+test('Dockerfile: a target per app, each running its built main.js, its port, HEALTHCHECK and a non-root USER', () => {
   const model = dockerfile();
-  assert.ok(existsSync(join(ROOT, 'tools/register.js')), 'tools/register.js must exist');
   for (const app of APPS) {
     const stage = stageNamed(app.name);
     const all = chain(model, stage);
 
-    // CMD: exec form, the register, and apps/<app>/src/main.ts.
+    // CMD: exec form, plain node on the app's built entry (tools/build/build.ts writes src/main.ts to dist/main.js).
     const cmds = all.filter((x) => x.keyword === 'CMD');
     assert.ok(cmds.length > 0, `${app.name}: no CMD`);
     const cmd = cmds[cmds.length - 1];
     const argv = execForm(cmd.rest, `${app.name} CMD (line ${cmd.line})`);
-    assert.deepEqual(argv, ['node', '-r', './tools/register.js', `apps/${app.name}/src/main.ts`]);
-    assert.match(argv[3], /^apps\/[a-z][a-z0-9-]*\/src\/main\.ts$/);
-    assert.equal(argv[3].split('/')[1], app.name);
-    // The entry file may not exist yet (the apps' own tests cover it), but the workspace must.
+    assert.deepEqual(argv, ['node', `apps/${app.name}/dist/main.js`]);
+    assert.ok(existsSync(join(ROOT, 'apps', app.name, 'src/main.ts')), `apps/${app.name}/src/main.ts, which the build turns into dist/main.js`);
     assert.ok(existsSync(join(ROOT, 'apps', app.name, 'package.json')), `apps/${app.name} is not a workspace`);
 
     // USER: switched away from root before the CMD, and still non-root at the end.
@@ -435,52 +396,27 @@ test('Dockerfile: manifests are copied before npm ci, covering every workspace, 
   }
 });
 
-test('Dockerfile: npm ci keeps the devDependencies the TypeScript register needs, and prunes only what is safe', () => {
+test('Dockerfile: the build stage compiles every project and prunes to production dependencies; the runtime takes only that', () => {
   const model = dockerfile();
-  const { stage, ins } = npmInstall();
-  const cmd = ins.rest;
-  assert.match(cmd, /\bnpm\s+ci\b/, 'use npm ci (lockfile-exact)');
-  assert.doesNotMatch(cmd, /--omit[= ]dev|--production|--only[= ]prod/, 'the runtime needs devDependencies (@swc-node/register, @swc/core)');
-  const all = chain(model, stage);
-  const env = envAt(all.slice(0, all.indexOf(ins)));
-  if (env.NODE_ENV === 'production') assert.match(cmd, /--include[= ]dev/, 'NODE_ENV=production makes npm omit devDependencies');
-
-  // The register and what it loads at runtime must be installed.
+  const { stage: install, ins } = npmInstall();
+  assert.match(ins.rest, /\bnpm\s+ci\b/, 'use npm ci (lockfile-exact)');
+  assert.doesNotMatch(ins.rest, /--omit[= ]dev|--production|--only[= ]prod/, 'the build needs the devDependencies (SWC, Nx)');
+  const build = stageNamed('build');
+  assert.ok(chain(model, build).includes(ins), `the build stage builds on the ${install.name} stage's install`);
+  const run = build.instructions.filter((x) => x.keyword === 'RUN').map((x) => x.rest).join(' && ');
+  assert.match(run, /nx run-many -t build/, 'every project is built');
+  assert.match(run, /npm prune --omit=dev/, 'devDependencies are pruned after the build');
   const pkg = rootPackage();
-  const register = read(join(ROOT, 'tools/register.js'));
-  assert.match(register, /require\('@swc-node\/register'\)/);
-  for (const dep of ['@swc-node/register', '@swc/core', 'typescript']) {
-    assert.ok(pkg.devDependencies?.[dep] || pkg.dependencies?.[dep], `${dep} must be in package.json`);
-  }
+  for (const tool of ['nx', '@swc/core']) assert.ok(pkg.devDependencies?.[tool], `${tool} is a devDependency: the build has it, the runtime does not`);
 
-  // Whatever is removed after npm ci must not be a production dependency (however deep) or
-  // anything the register reaches. @types/* hold declarations only, no runtime code.
-  const { packages } = lockfile();
-  const needed = lockClosure(packages, ['@swc-node/register', '@swc/core', 'typescript', ...Object.keys(pkg.dependencies ?? {})]);
-  for (const [key, entry] of Object.entries(packages)) {
-    if (key.startsWith('node_modules/') && !entry.dev) needed.add(key);
-  }
-  for (const key of needed) if (/(^|\/)node_modules\/@types\//.test(key)) needed.delete(key);
-  const removed = cmd
-    .split(/&&|;/)
-    .map((part) => tokenize(part.trim()))
-    .filter((argv) => argv[0] === 'rm')
-    .flatMap((argv) => argv.slice(1).filter((a) => !a.startsWith('-')));
-  for (const path of removed) {
-    assert.match(path, /^node_modules\//, `only node_modules is pruned, not ${path}`);
-    if (path.startsWith('node_modules/.bin/')) continue;
-    assert.ok(!/[*?]/.test(path), `prune paths must be explicit: ${path}`);
-    const hit = [...needed].find((k) => k === path || k.startsWith(`${path}/`));
-    assert.equal(hit, undefined, `pruning ${path} removes ${hit}, which the runtime needs`);
-  }
-
-  // The runtime stages take node_modules from the install stage.
+  // The runtime stage and the app targets copy only from the build stage's production tree.
+  const runtime = stageNamed('runtime');
+  const copies = runtime.instructions.filter((x) => x.keyword === 'COPY');
+  assert.ok(copies.length > 0 && copies.every((x) => String(x.flags.from).toLowerCase() === 'build'), 'the runtime copies only from the build stage');
   for (const app of APPS) {
-    const copiesFrom = chain(model, stageNamed(app.name)).filter((x) => x.keyword === 'COPY' && x.flags.from);
-    assert.ok(
-      copiesFrom.some((x) => String(x.flags.from).toLowerCase() === stage.name && /node_modules/.test(x.rest)),
-      `${app.name}: node_modules is not copied from the ${stage.name} stage`,
-    );
+    const own = stageNamed(app.name).instructions.filter((x) => x.keyword === 'COPY' || x.keyword === 'ADD');
+    assert.deepEqual(own, [], `${app.name}: copies nothing of its own (sources, register)`);
+    assert.ok(chain(model, stageNamed(app.name)).includes(copies[0]), `${app.name} is based on the runtime stage`);
   }
 });
 
@@ -989,7 +925,7 @@ test('k8s: pods run as non-root with a read-only root filesystem and a writable 
       const mounts = c.volumeMounts ?? [];
       for (const m of mounts) assert.ok(volumes[m.name], `${where}: volumeMount ${m.name} has no volume`);
       if (c.securityContext.readOnlyRootFilesystem) {
-        // The SWC register writes its transform cache to os.tmpdir() and fails without it.
+        // A read-only root leaves os.tmpdir() as the only place a library may write a temporary file.
         const tmp = mounts.find((m: any) => m.mountPath === '/tmp');
         assert.ok(tmp && volumes[tmp.name]?.emptyDir, `${where}: read-only root filesystem needs an emptyDir at /tmp`);
       }
