@@ -24,6 +24,9 @@
  *                   alert event, their read rows, 2 outbox rows) on the same pool; while the
  *                   webhook runs back to back, the event lag from commit to applied by every bus
  *                   consumer, and what is left 2 s after (alerts.ts, event-lag.ts)
+ *      startup      the whole system as `npm start` runs it (built JavaScript) and as `npm run
+ *                   start:dev` does (the register): time to the three apps' /readyz and RSS after
+ *                   20 s idle, medians of BENCH_STARTUP_ROUNDS (default 3) starts each (startup.ts)
  *      soak         only when named in BENCH_ONLY or BENCH_SOAK_SECONDS is set: `npm start` as a
  *                   child process under BENCH_ALERT_RATE signed webhook alerts a second for
  *                   BENCH_SOAK_SECONDS, its RSS at the end vs at minute 2 (soak.ts)
@@ -37,7 +40,7 @@
  *   BENCH_INCIDENTS      incidents to seed (default 1000000, at least 50000)
  *   BENCH_ALERT_RATE     alerts offered per second to each ingestion route and in the soak (default 25)
  *   BENCH_ONLY           comma-separated sections to run: services (1-3), health, limiter, reads,
- *                        incidents, alerts, soak (default: all but soak)
+ *                        incidents, alerts, startup, soak (default: all but soak)
  *   BENCH_SECONDS        seconds per measured load (default 10)
  *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
  *   BENCH_CONNECTIONS    concurrent connections / loop workers (default 10)
@@ -97,6 +100,7 @@ import { ALERT_RATE, alertsNotRunRows, benchAlerts, reportAlerts } from './alert
 import { benchIncidents, INCIDENTS } from './incidents';
 import { benchReads, MIN_READ_RATIO, READS_MEASURE, readsRow } from './reads';
 import { benchSoak, SOAK_SECONDS, soakRow } from './soak';
+import { benchStartup, startupRows, type StartupBench } from './startup';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -111,7 +115,7 @@ const HEALTH = 'GET /healthz: api / bare Fastify';
 /** Rows of one seeding INSERT ... SELECT generate_series (progress between chunks). */
 const SEED_CHUNK = 10_000;
 /** The sections BENCH_ONLY may name; unset, every section runs. */
-const SECTIONS = ['services', 'health', 'limiter', 'reads', 'incidents', 'alerts', 'soak'] as const;
+const SECTIONS = ['services', 'health', 'limiter', 'reads', 'incidents', 'alerts', 'startup', 'soak'] as const;
 const ONLY = onlySections(process.env.BENCH_ONLY);
 /** Every section unless BENCH_ONLY names some; the soak (10 minutes) only when named or BENCH_SOAK_SECONDS is set. */
 const runs = (section: (typeof SECTIONS)[number]) =>
@@ -561,6 +565,8 @@ async function main(): Promise<void> {
     const reads = runs('reads') ? await benchReads(ds, api.url, readsOrg.organizationId, readsOrg.token) : null;
     const incidents = runs('incidents') ? await benchIncidents(ds, api.url, incidentsOrg.organizationId, incidentsOrg.token) : null;
     const alerts = runs('alerts') ? await benchAlerts(ds, runtime.bus, api.url, alertsOrg.organizationId, alertsOrg.token) : null;
+    // Then the system's own process, started and stopped by the bench, with nothing else loading the machine.
+    const startup: StartupBench | null = runs('startup') ? await benchStartup() : null;
     // Last: its own process under a steady load, with nothing else of the bench running beside it.
     const soak = runs('soak') ? await benchSoak((stop) => cleanups.push({ name: 'soak: npm start', fn: stop })) : null;
 
@@ -719,6 +725,14 @@ async function main(): Promise<void> {
           `${l.non2xx} non-2xx, ${l.errors + l.timeouts} errors+timeouts, sender lag ${l.maxLagMs} ms`,
       );
     }
+    if (startup) {
+      out();
+      out(`## Startup: the whole system (api, auth, dispatcher), ready and idle, built vs register (medians of ${startup.built.runs.length})`);
+      for (const [label, r] of [['built (npm start)', startup.built], ['register (npm run start:dev)', startup.register]] as const) {
+        out(`${label}: ${r.command.slice(1).join(' ')}: ready ${r.runs.map((x) => `${x.readyMs} ms`).join(', ')}; idle RSS ${r.runs.map((x) => `${x.idleRssMiB} MiB`).join(', ')}`);
+      }
+      rows.push(...startupRows(startup));
+    }
     rows.push(soakRow(soak));
     out();
     out('## Summary');
@@ -741,6 +755,7 @@ async function main(): Promise<void> {
       reads,
       incidents: incidents && { ...incidents, plans: undefined },
       alerts,
+      startup,
       soak,
       summary: rows.map(({ ratioText: _r, ...r }) => r),
     };
