@@ -1,10 +1,16 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { applyBatchOnce, EVENT_BUS, EVENT_TOPICS, type DomainEvent, type EventBus } from '@taproot/messaging';
+import { applyBatchOnce, EVENT_BUS, EVENT_TOPICS, type ConsumerContract, type DomainEvent, type EventBus } from '@taproot/messaging';
 import { LOGGER } from '@taproot/runtime';
 import type { Logger } from '@taproot/config';
 import { DataSource } from 'typeorm';
 
 export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
+
+/** What the dispatcher reads of every event (its consumer contract): the inbox key and what it logs. */
+export const DISPATCHER_CONTRACT: ConsumerContract = {
+  consumer: 'the webhook dispatcher',
+  rules: [{ types: /./, fields: ['id:string', 'type:string', 'organization_id:string', 'aggregate_id:string'] }],
+};
 
 /**
  * Consumes every context's domain events, once each (inbox), and logs them. Signing and

@@ -11,7 +11,7 @@ export * from './oauth/credentials';
 export * from './users';
 export * from './teams';
 export { auditSchema } from './audits/audit.schema';
-export { AUDIT_LOG_CREATED, AUDIT_CONSUMER } from './audits/audit-log.projection';
+export { AUDIT_LOG_CONTRACT, AUDIT_LOG_CREATED, AUDIT_CONSUMER } from './audits/audit-log.projection';
 export { IDENTITY_MIGRATIONS } from './migrations';
 export * from './organizations/organization-rate-limits';
 export * from './references';

@@ -1,4 +1,4 @@
-import { appendToOutbox, domainEvent, topicOf, type DomainEvent, type Projection } from '@taproot/messaging';
+import { appendToOutbox, domainEvent, topicOf, type ConsumerContract, type DomainEvent, type Projection } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 
 /**
@@ -28,6 +28,17 @@ export function objectChanges(before: Record<string, unknown> | null, after: Rec
 
 export const AUDIT_CONSUMER = 'audits.projection';
 export const AUDIT_LOG_CREATED = 'audit_log.created';
+/** Every event but the audit log's own announcements. */
+const AUDITED = /^(?!audit_log\.)/;
+
+/**
+ * What the audit log reads of every event it audits (its consumer contract): the item (type,
+ * aggregate), who and when, and the payload as the item's object.
+ */
+export const AUDIT_LOG_CONTRACT: ConsumerContract = {
+  consumer: 'the audit log',
+  rules: [{ types: AUDITED, fields: ['id:string', 'type:string', 'organization_id:string', 'aggregate_id:string', 'actor.kind:string', 'occurred_at:string', 'payload:object'] }],
+};
 
 /**
  * The audit log: every domain event of every context becomes one audit row (who, from where,
@@ -41,7 +52,7 @@ export class AuditLogProjection implements Projection {
   constructor(readonly topics: readonly string[]) {}
 
   handles(eventType: string): boolean {
-    return !eventType.startsWith('audit_log.');
+    return AUDITED.test(eventType);
   }
 
   apply(event: DomainEvent, manager: EntityManager): Promise<void> {
