@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, globSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, globSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { freePort } from '@taproot/persistence';
@@ -40,6 +40,50 @@ async function ready(url: string, child: ChildProcess, output: () => string): Pr
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/**
+ * The built system, in one file because both build the same dist folders (two builds at once
+ * would race): `npm start`'s own command, then the production-only install.
+ */
+describe('npm start runs the built system', () => {
+  test('its own command (package.json) builds what changed, then serves from tools/dist/start.js', async () => {
+    const script: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
+    const [program, ...args] = script.split(/\s+/);
+    assert.equal(program, 'node');
+    const dir = mkdtempSync(join(tmpdir(), 'taproot-npm-start-'));
+    const token = `tk_built_${Date.now()}_0123456789`;
+    const ports = { api: await freePort(), auth: await freePort(), dispatcher: await freePort() };
+    let output = '';
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: join(dir, 'data'),
+        PORT: String(ports.api),
+        AUTH_PORT: String(ports.auth),
+        DISPATCHER_PORT: String(ports.dispatcher),
+        EMBEDDED_POSTGRES_PORT: String(await freePort()),
+        LOG_LEVEL: 'warn',
+        BOOTSTRAP_API_KEY: token,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const exited = new Promise((done) => child.once('exit', done));
+    try {
+      await ready(`http://127.0.0.1:${ports.api}`, child, () => output);
+      const services = await fetch(`http://127.0.0.1:${ports.api}/v1/services`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(services.status, 200);
+      assert.equal((await fetch(`http://127.0.0.1:${ports.auth}/healthz`)).status, 200);
+      assert.ok(existsSync(join(root, 'tools/dist/start.js')), 'the launcher built tools/dist/start.js');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('the built apps on production dependencies only', () => {
   let dir: string;
