@@ -3,12 +3,15 @@
  * the migrations once) and a real single-node Kafka broker (tools/kafka) unless
  * TEST_DATABASE_URL / KAFKA_BROKERS point at servers, then runs Node's test runner over
  *   *.spec.ts (unit), *.int-spec.ts (Postgres), *.kafka-spec.ts (Kafka), *.e2e-spec.ts (HTTP).
+ * The whole run (no file filter) goes through Nx: the servers are started here once, then
+ * `nx run-many -t test` runs each project's target (`run.ts --project <root>/`), which finds them
+ * in the environment; each writes its counts for the total.
  * `--suite conformance` runs *.conformance-spec.ts (needs ../shared beside the repository).
  * Ends with one line `N passed, N failed`.
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
-import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { globSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ALL_MIGRATIONS } from '@taproot/api';
@@ -22,6 +25,10 @@ const root = resolve(__dirname, '..', '..');
 const args = process.argv.slice(2);
 const suite = args.includes('--suite') ? args[args.indexOf('--suite') + 1] : 'default';
 const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--suite');
+/** One Nx project's target: its folders are `only`; a project without tests passes with 0. */
+const projectMode = args.includes('--project');
+/** The whole default suite goes through Nx, each project in turn (its own target). */
+const viaNx = suite === 'default' && only.length === 0 && process.env.TAPROOT_TEST_DIRECT !== '1';
 
 const PATTERNS: Record<string, string[]> = {
   default: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts', '**/*.e2e-spec.ts'],
@@ -44,6 +51,10 @@ function findFiles(): string[] {
 
 async function main(): Promise<number> {
   const files = findFiles();
+  if (files.length === 0 && projectMode) {
+    progress(`no test files in ${only.join(', ')}`);
+    return report(0, 0);
+  }
   if (files.length === 0) {
     progress(`no test files for suite ${suite}`);
     console.log('0 passed, 1 failed');
@@ -74,7 +85,7 @@ async function main(): Promise<number> {
       progress(`migrations applied: ${(await runMigrations(ds)).length}`);
       await ds.destroy();
     }
-    if (files.some((f) => f.endsWith('.kafka-spec.ts')) && !env.KAFKA_BROKERS) {
+    if (files.some((f) => f.endsWith('.kafka-spec.ts')) && !env.KAFKA_BROKERS && !env.TEST_KAFKA_BROKERS) {
       progress('starting Kafka broker (the first run fetches it with Maven)');
       const broker: KafkaBroker = await startKafkaBroker({ log: (line) => progress(`kafka: ${line}`) });
       cleanups.push(() => broker.stop());
@@ -86,6 +97,7 @@ async function main(): Promise<number> {
     // The apps under test must not pick up the caller's deployment settings.
     delete env.DATABASE_URL;
     delete env.KAFKA_BROKERS;
+    if (viaNx) return await runProjects(env);
     progress(`running ${files.length} test files (${suite})`);
     const tapFile = join(mkdtempSync(join(tmpdir(), 'taproot-tap-')), 'results.tap');
     const code = await new Promise<number>((done) => {
@@ -109,13 +121,42 @@ async function main(): Promise<number> {
     });
     const tap = readFileSync(tapFile, 'utf8');
     const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
-    const passed = count('pass');
     const failed = count('fail') + count('cancelled');
-    console.log(`${passed} passed, ${failed} failed${count('skipped') ? `, ${count('skipped')} skipped` : ''}`);
-    return code === 0 && failed === 0 ? 0 : 1;
+    if (count('skipped')) progress(`${count('skipped')} skipped`);
+    return report(count('pass'), failed, code);
   } finally {
     for (const fn of cleanups.reverse()) await fn().catch((e) => progress(`cleanup failed: ${String(e)}`));
   }
+}
+
+/** Prints the run's line and, for a project's target run by the whole run, its counts file. */
+function report(passed: number, failed: number, code = 0): number {
+  console.log(`${passed} passed, ${failed} failed`);
+  const results = process.env.TAPROOT_TEST_RESULTS;
+  if (projectMode && results) writeFileSync(join(results, `${only.join('+').replace(/[^a-z0-9]+/gi, '_')}.json`), JSON.stringify({ passed, failed }));
+  return code === 0 && failed === 0 ? 0 : 1;
+}
+
+/** Every project's test target through Nx, one after the other, on the servers started here. */
+async function runProjects(env: Record<string, string>): Promise<number> {
+  const results = mkdtempSync(join(tmpdir(), 'taproot-test-results-'));
+  progress('running every project\'s test target (nx run-many -t test)');
+  const code = await new Promise<number>((done) => {
+    const child = spawn(
+      process.execPath,
+      [join(root, 'node_modules/.bin/nx'), 'run-many', '-t', 'test', '--skip-nx-cache', '--parallel=1', '--output-style=stream'],
+      { cwd: root, env: { ...env, TAPROOT_TEST_RESULTS: results, NX_DAEMON: 'false' }, stdio: 'inherit' },
+    );
+    child.on('exit', (c) => done(c ?? 1));
+  });
+  const counts = readdirSync(results).map((f) => JSON.parse(readFileSync(join(results, f), 'utf8')) as { passed: number; failed: number });
+  rmSync(results, { recursive: true, force: true });
+  progress(`${counts.length} projects reported`);
+  const passed = counts.reduce((n, c) => n + c.passed, 0);
+  // A project that reported nothing (it crashed before its line) counts as a failure.
+  const failed = counts.reduce((n, c) => n + c.failed, 0) + (code !== 0 && counts.every((c) => c.failed === 0) ? 1 : 0);
+  console.log(`${passed} passed, ${failed} failed`);
+  return code === 0 && failed === 0 ? 0 : 1;
 }
 
 main().then(
