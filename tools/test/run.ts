@@ -97,6 +97,8 @@ async function main(): Promise<number> {
     // The apps under test must not pick up the caller's deployment settings.
     delete env.DATABASE_URL;
     delete env.KAFKA_BROKERS;
+    // Started from a test (tools/test/workspace.spec.ts), the runner still runs its files.
+    delete env.NODE_TEST_CONTEXT;
     if (viaNx) return await runProjects(env);
     progress(`running ${files.length} test files (${suite})`);
     const tapFile = join(mkdtempSync(join(tmpdir(), 'taproot-tap-')), 'results.tap');

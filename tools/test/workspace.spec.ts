@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, globSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, globSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 const root = resolve(__dirname, '..', '..');
@@ -57,5 +58,27 @@ describe('the Nx workspace', () => {
     const fromIncidents = affected('libs/incidents/src/index.ts');
     assert.ok(fromIncidents.includes('@taproot/api'));
     assert.ok(!fromIncidents.includes('@taproot/alerting') && !fromIncidents.includes('@taproot/messaging'), fromIncidents.join(', '));
+  });
+
+  test('a project\'s test target runs its own files (a project without tests passes with 0) and reports its counts', () => {
+    const results = mkdtempSync(join(tmpdir(), 'taproot-results-'));
+    try {
+      const run = (project: string) =>
+        spawnSync(process.execPath, [join(root, 'node_modules/.bin/nx'), 'test', project, '--skip-nx-cache', '--output-style=static'], {
+          cwd: root,
+          env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', TAPROOT_TEST_RESULTS: results },
+          encoding: 'utf8',
+        });
+      const empty = run('on-call');
+      assert.equal(empty.status, 0, empty.stdout + empty.stderr);
+      assert.match(empty.stdout, /^0 passed, 0 failed$/m);
+      const config = run('config');
+      assert.equal(config.status, 0, config.stdout + config.stderr);
+      const reported = readdirSync(results).map((f) => JSON.parse(readFileSync(join(results, f), 'utf8')) as { passed: number; failed: number });
+      assert.equal(reported.length, 2);
+      assert.ok(reported.some((r) => r.passed > 10 && r.failed === 0), JSON.stringify(reported));
+    } finally {
+      rmSync(results, { recursive: true, force: true });
+    }
   });
 });
