@@ -7,11 +7,11 @@
  * process's RSS after IDLE_SECONDS with no request. Medians. See docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { intEnv, progress, ratioRow, round, sleep, type SummaryRow } from './harness';
-import { rssMiB, startSystem } from './system';
+import { rssMiB, scriptCommand, startSystem } from './system';
 
 const ROOT = resolve(__dirname, '..', '..');
 const ROUNDS = intEnv('BENCH_STARTUP_ROUNDS', 3, 1);
@@ -30,14 +30,6 @@ export interface StartupBench {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** `npm run <script>`'s command, run directly (the measured process is node's, not npm's). */
-function scriptCommand(name: string): string[] {
-  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts[name];
-  const [program, ...args] = script.split(/\s+/);
-  if (program !== 'node') throw new Error(`npm run ${name} runs "${script}"; the bench expects a node command`);
-  return [process.execPath, ...args];
-}
 
 async function measure(label: string, command: string[]): Promise<StartupBench['built']> {
   const dir = mkdtempSync(join(tmpdir(), 'taproot-startup-'));

@@ -22,15 +22,17 @@ export function rssMiB(pid: number): number {
 }
 
 /**
- * `npm start`'s own command (package.json), run directly rather than through npm so that the
+ * An npm script's own command (package.json), run directly rather than through npm so that the
  * child is the process whose memory is measured, not npm's.
  */
-export function startCommand(): string[] {
-  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+export function scriptCommand(name: string): string[] {
+  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts[name];
   const [program, ...args] = script.split(/\s+/);
-  if (program !== 'node') throw new Error(`npm start runs "${script}"; the soak expects a node command`);
+  if (program !== 'node') throw new Error(`npm run ${name} runs "${script}"; the bench expects a node command`);
   return [process.execPath, ...args];
 }
+
+export const startCommand = () => scriptCommand('start');
 
 export interface Started {
   child: ChildProcess;
