@@ -68,6 +68,7 @@ import { openRuntime, type RunningApp, type Runtime } from '@taproot/runtime';
 import { startDispatcher } from '@taproot/webhook-dispatcher';
 import type { DataSource } from 'typeorm';
 import {
+  median,
   CONNECTIONS,
   closedLoop,
   DEEP_PAGE,
@@ -369,12 +370,6 @@ interface HealthBench {
   api: LoadResult;
   hello: LoadResult;
   rounds: { api: LoadResult; hello: LoadResult; ratio: number }[];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /**

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { globSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
+import { bareImports, packageOf } from './source-imports';
 
 const root = resolve(__dirname, '..', '..');
 
@@ -10,14 +11,8 @@ const root = resolve(__dirname, '..', '..');
 const productionFiles = () =>
   globSync(['apps/*/src/**/*.ts', 'libs/**/src/**/*.ts'], { cwd: root }).filter((f) => !/(\.|-)spec\.ts$|\.fixture\.ts$|\/fixtures\//.test(f) && !f.includes('node_modules'));
 
-/** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
-
-/** Bare specifiers of static imports and exports, `import()` and `require()`. */
-function importsOf(source: string): string[] {
-  const found = [...source.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*|^import\s+)'([^'.][^']*)'/gm)].map((m) => m[1]);
-  return found.filter((s) => !s.startsWith('node:') && !builtinModules.includes(packageOf(s)) && !s.startsWith('@taproot/'));
-}
+/** Packages outside the workspace and Node's built-ins. */
+const externalImports = (source: string) => bareImports(source).filter((s) => !s.startsWith('node:') && !builtinModules.includes(packageOf(s)) && !s.startsWith('@taproot/'));
 
 test('every package the apps and libs load at run time is a production dependency (npm ci --omit=dev keeps it)', () => {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
@@ -25,7 +20,7 @@ test('every package the apps and libs load at run time is a production dependenc
   const files = productionFiles();
   assert.ok(files.length > 100, `found only ${files.length} source files`);
   for (const file of files) {
-    for (const name of new Set(importsOf(readFileSync(join(root, file), 'utf8')).map(packageOf))) {
+    for (const name of new Set(externalImports(readFileSync(join(root, file), 'utf8')).map(packageOf))) {
       if (!(name in manifest.dependencies)) missing.set(name, [...(missing.get(name) ?? []), file]);
     }
   }

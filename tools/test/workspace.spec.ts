@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, globSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { bareImports, packageOf } from './source-imports';
 
 const root = resolve(__dirname, '..', '..');
 
@@ -36,8 +37,8 @@ describe('the Nx workspace', () => {
       const files = globSync('**/*.ts', { cwd: join(root, dir), exclude: (f) => f.includes('node_modules') });
       for (const file of files) {
         const source = readFileSync(join(root, dir, file), 'utf8');
-        for (const [, name] of source.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)'(@taproot\/[^'/]+)/g)) {
-          if (name !== manifest.name) assert.ok(declared.has(name), `${dir}/${file} imports ${name}, which ${dir}/package.json does not declare`);
+        for (const name of bareImports(source).map(packageOf)) {
+          if (name.startsWith('@taproot/') && name !== manifest.name) assert.ok(declared.has(name), `${dir}/${file} imports ${name}, which ${dir}/package.json does not declare`);
         }
       }
     }

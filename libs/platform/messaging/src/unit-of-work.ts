@@ -35,7 +35,7 @@ export class UnitOfWork {
       // By topic, in the order emitted: a transaction of many writes (a group commit) applies and
       // appends each topic's events in one go.
       const pending = new Map<string, DomainEvent[]>();
-      const value = await work(manager, { emit: (topic, events) => pending.set(topic, [...(pending.get(topic) ?? []), ...events]) });
+      const value = await work(manager, { emit: (topic, events) => (pending.get(topic) ?? pending.set(topic, []).get(topic)!).push(...events) });
       for (const [topic, events] of pending) {
         if (events.length === 0) continue;
         await this.projections.applyInline(events, manager);

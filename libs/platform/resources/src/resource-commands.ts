@@ -95,20 +95,23 @@ export interface GroupScope {
 /** A request's work in a group commit; it rejects when the request's work failed (its savepoint is rolled back). */
 export type GroupRun = (scope: GroupScope) => Promise<void>;
 
-/** The events a write kept, by topic in the order kept: each context's consumers read its own topic. */
+/**
+ * The events a write kept, in order, each with its context's topic: held until the write is known
+ * to stay (a group commit drops a failed request's events with its savepoint); the unit of work
+ * gathers them by topic.
+ */
 class KeptEvents {
-  private readonly byTopic = new Map<string, DomainEvent[]>();
+  private readonly kept: { topic: string; events: DomainEvent[] }[] = [];
 
   constructor(private readonly definition: ResourceDefinition) {}
 
   readonly keep: Keep = (result) => {
-    const topic = topicOf(result.context ?? this.definition.context);
-    this.byTopic.set(topic, [...(this.byTopic.get(topic) ?? []), ...result.events]);
+    this.kept.push({ topic: topicOf(result.context ?? this.definition.context), events: result.events });
     return result.snapshot;
   };
 
   emitTo(emitter: Emitter): void {
-    for (const [topic, events] of this.byTopic) if (events.length) emitter.emit(topic, events);
+    for (const { topic, events } of this.kept) emitter.emit(topic, events);
   }
 }
 

@@ -1,4 +1,4 @@
-import { isJsonAttribute, type ResourceSchema } from '@taproot/json-api';
+import { isJsonAttribute } from '@taproot/json-api';
 import { quoteIdent } from '@taproot/persistence';
 import { topicOf, type DomainEvent, type Projection } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
@@ -18,10 +18,21 @@ export class ResourceListProjection implements Projection {
   readonly topics: string[];
   private readonly types: ReturnType<typeof lifecycleEvents>;
 
+  /** The upsert's fixed parts, built once: every write applies this projection. */
+  private readonly table: string;
+  private readonly columns: string[];
+  private readonly upsertHead: string;
+  private readonly upsertTail: string;
+
   constructor(private readonly def: ResourceDefinition) {
     this.name = `${def.schema.readTable}.projection`;
     this.topics = [topicOf(def.context)];
     this.types = lifecycleEvents(def.schema);
+    this.table = quoteIdent(def.schema.readTable);
+    this.columns = ['id', 'organization_id', ...Object.entries(def.schema.attributes).map(([name, d]) => d.column ?? name)];
+    this.upsertHead = `INSERT INTO ${this.table} (${this.columns.map(quoteIdent).join(', ')}) VALUES `;
+    const updates = this.columns.filter((c) => c !== 'id').map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`);
+    this.upsertTail = ` ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`;
   }
 
   handles(eventType: string): boolean {
@@ -37,8 +48,8 @@ export class ResourceListProjection implements Projection {
    * multi-row upsert. Snapshots are full, so each record's last event in the batch decides its row.
    */
   async applyBatch(events: DomainEvent[], manager: EntityManager): Promise<void> {
-    const schema: ResourceSchema = this.def.schema;
-    const table = quoteIdent(schema.readTable);
+    const { attributes } = this.def.schema;
+    const { table, columns } = this;
     const last = new Map<string, DomainEvent>();
     for (const event of events) {
       last.delete(event.aggregate_id);
@@ -52,22 +63,20 @@ export class ResourceListProjection implements Projection {
     }
     const upserted = [...last.values()].filter((e) => e.type !== this.types.deleted);
     if (upserted.length === 0) return;
-    const columns = ['id', 'organization_id', ...Object.entries(schema.attributes).map(([name, def]) => def.column ?? name)];
-    const updates = columns.filter((c) => c !== 'id').map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`);
     const perInsert = Math.floor(MAX_PARAMETERS / columns.length);
     for (let start = 0; start < upserted.length; start += perInsert) {
       const values: unknown[] = [];
       const rows = upserted.slice(start, start + perInsert).map((event) => {
         const snapshot = event.payload as Record<string, unknown>;
         values.push(event.aggregate_id, event.organization_id);
-        for (const [name, def] of Object.entries(schema.attributes)) {
+        for (const [name, def] of Object.entries(attributes)) {
           const value = snapshot[name] ?? null;
           values.push(value !== null && isJsonAttribute(def) ? JSON.stringify(value) : value);
         }
         const o = values.length - columns.length;
         return `(${columns.map((_, i) => `$${o + i + 1}`).join(', ')})`;
       });
-      await manager.query(`INSERT INTO ${table} (${columns.map(quoteIdent).join(', ')}) VALUES ${rows.join(', ')} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`, values);
+      await manager.query(`${this.upsertHead}${rows.join(', ')}${this.upsertTail}`, values);
     }
   }
 }
