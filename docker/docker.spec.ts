@@ -7,14 +7,15 @@
  * The checks are about real properties (cross-references between the Dockerfile, compose.yaml,
  * the Kubernetes manifests, the lockfile and the workspace layout), not just that files exist.
  */
-import { test } from 'node:test';
+import { test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { parseAllDocuments, parseDocument } from 'yaml';
 
-const ROOT = resolve(__dirname, '..');
+// Jest runs from the workspace root (jest.config.mjs); ES modules have no `__dirname`.
+const ROOT = process.cwd();
 const DOCKER_DIR = join(ROOT, 'docker');
 const K8S_DIR = join(DOCKER_DIR, 'k8s');
 

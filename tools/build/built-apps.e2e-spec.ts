@@ -1,12 +1,13 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, globSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { freePort } from '@taproot/persistence';
+import { dirname, join } from 'node:path';
+import { createScratchDatabase, freePort } from '@taproot/persistence';
 
-const root = resolve(__dirname, '..', '..');
+// Jest runs from the workspace root (jest.config.mjs); ES modules have no `__dirname`.
+const root = process.cwd();
 
 /**
  * What a production image holds (docker/Dockerfile): the manifests, the lockfile and each
@@ -102,7 +103,9 @@ describe('the built apps on production dependencies only', () => {
   });
 
   test('api, auth and webhook dispatcher each start from dist/main.js with plain node and answer', async () => {
-    const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: process.env.TEST_DATABASE_URL! };
+    // A scratch copy: the apps write (the auth app its signing keys) into what they are given, and
+    // the shared database is the template of every other suite's scratch copies.
+    const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: await createScratchDatabase() };
     const ports = { api: await freePort(), auth: await freePort(), dispatcher: await freePort() };
     const start = (app: string, extra: Record<string, string>) => {
       let output = '';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { afterAll as after, test } from '@jest/globals';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { type KafkaBroker, startKafkaBroker } from './broker';
 
@@ -44,7 +44,7 @@ async function readAll(brokers: string[], expected: number): Promise<string[]> {
   return values;
 }
 
-test('starts a broker, keeps its data across a stop and a restart on the same port', { timeout: 240_000 }, async () => {
+test('starts a broker, keeps its data across a stop and a restart on the same port', async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'broker-spec-'));
   broker = await startKafkaBroker({ dataDir });
   const { port } = broker;

@@ -8,7 +8,7 @@ import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 
 export interface KafkaBroker {
@@ -19,7 +19,18 @@ export interface KafkaBroker {
 
 type Log = (line: string) => void;
 
-const HERE = __dirname;
+/**
+ * This folder, found from the working directory up to the workspace's nx.json: the module is
+ * loaded both as CommonJS (the register) and as an ES module (Jest), which name it differently.
+ */
+const HERE = join(workspaceRoot(process.cwd()), 'tools', 'kafka');
+
+function workspaceRoot(from: string): string {
+  if (existsSync(join(from, 'nx.json'))) return from;
+  const up = dirname(from);
+  if (up === from) throw new Error('tools/kafka: run from inside the Taproot workspace');
+  return workspaceRoot(up);
+}
 const POM = join(HERE, 'pom.xml');
 const CACHE = join(HERE, '.cache');
 const LIB = join(CACHE, 'lib');

@@ -1,12 +1,13 @@
-import { after, describe, test } from 'node:test';
+import { afterAll as after, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { freePort } from '@taproot/persistence';
 
-const root = resolve(__dirname, '..', '..');
+// Jest runs from the workspace root (jest.config.mjs); ES modules have no `__dirname`.
+const root = process.cwd();
 
 interface Started {
   child: ChildProcess;
@@ -87,7 +88,7 @@ describe('npm start', () => {
       const list = await fetch(`http://127.0.0.1:${second.ports.api}/v1/services`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(list.status, 200);
       const body = (await list.json()) as { data: { attributes: { name: string } }[] };
-      assert.deepEqual(body.data.map((d) => d.attributes.name), ['Checkout']);
+      expect(body.data.map((d) => d.attributes.name)).toEqual(['Checkout']);
       assert.doesNotMatch(second.output(), /bootstrapped the first organization/);
     } finally {
       assert.equal(await stop(second, 'SIGINT'), 0, second.output());
@@ -107,7 +108,7 @@ describe('npm start', () => {
       const output = execFileSync('sh', ['-c', script.replaceAll('127.0.0.1:3000', `127.0.0.1:${s.ports.api}`)], { encoding: 'utf8' });
       const [created, listed] = output.split(/(?<=\})(?=\{)/).map((doc) => JSON.parse(doc));
       assert.equal(created.data.attributes.name, 'Checkout');
-      assert.deepEqual(listed.data.map((d: { id: string }) => d.id), [created.data.id]);
+      expect(listed.data.map((d: { id: string }) => d.id)).toEqual([created.data.id]);
     } finally {
       assert.equal(await stop(s, 'SIGTERM'), 0);
     }

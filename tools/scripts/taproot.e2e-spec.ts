@@ -1,12 +1,13 @@
-import { after, describe, test } from 'node:test';
+import { afterAll as after, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createScratchDatabase, freePort, openTestDataSource } from '@taproot/persistence';
 
-const root = resolve(__dirname, '..', '..');
+// Jest runs from the workspace root (jest.config.mjs); ES modules have no `__dirname`.
+const root = process.cwd();
 const script = (name: string) => [process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/scripts', name)]] as const;
 
 interface Ran {
@@ -81,7 +82,7 @@ function parseJsonOutput(ran: Ran): { organization_id: string; api_key: string }
   const lines = ran.stdout.trim().split('\n');
   assert.equal(lines.length, 1, `stdout must be exactly one JSON object, got:\n${ran.stdout}`);
   const doc = JSON.parse(lines[0]);
-  assert.deepEqual(Object.keys(doc).sort(), ['api_key', 'organization_id']);
+  expect(Object.keys(doc).sort()).toEqual(['api_key', 'organization_id']);
   assert.match(doc.organization_id, /^[0-9a-f-]{36}$/);
   assert.match(doc.api_key, /^tpr_[A-Za-z0-9]{40}$/);
   return doc;
@@ -123,8 +124,9 @@ describe('npm run taproot', () => {
     try {
       const mine = await get(`${second.api}/v1/services`, org.api_key);
       assert.equal(mine.status, 200);
-      assert.deepEqual(await names(mine), [], 'the new organization sees nothing of the first');
-      assert.deepEqual(await names(await get(`${second.api}/v1/services`, bootstrap)), ['Checkout']);
+      // The new organization sees nothing of the first.
+      expect(await names(mine)).toEqual([]);
+      expect(await names(await get(`${second.api}/v1/services`, bootstrap))).toEqual(['Checkout']);
     } finally {
       assert.equal(await stop(second), 0, second.output());
     }
@@ -139,7 +141,7 @@ describe('npm run taproot', () => {
       assert.match(ran.stderr, /connecting to the running embedded PostgreSQL/);
       const res = await get(`${s.api}/v1/services`, org.api_key);
       assert.equal(res.status, 200);
-      assert.deepEqual(await names(res), []);
+      expect(await names(res)).toEqual([]);
 
       // Human-readable output without --json; the running server is left untouched.
       const text = await taproot(['org', 'create', '--name', 'Text org'], env);
@@ -162,7 +164,7 @@ describe('npm run taproot', () => {
       const org = parseJsonOutput(await taproot(['org', 'create', '--name', 'Limited org', '--json'], env));
       const show = await taproot(['org', 'limits', '--org', org.organization_id, '--json'], env);
       assert.equal(show.code, 0, show.stderr);
-      assert.deepEqual(JSON.parse(show.stdout), {
+      expect(JSON.parse(show.stdout)).toEqual({
         organization_id: org.organization_id,
         reads_per_minute: 3000,
         writes_per_minute: 3000,
@@ -172,10 +174,10 @@ describe('npm run taproot', () => {
 
       const set = await taproot(['org', 'limits', '--org', org.organization_id, '--reads', '2', '--writes=7', '--json'], env);
       assert.equal(set.code, 0, set.stderr);
-      assert.deepEqual(JSON.parse(set.stdout), { organization_id: org.organization_id, reads_per_minute: 2, writes_per_minute: 7, reads_default: false, writes_default: false });
+      expect(JSON.parse(set.stdout)).toEqual({ organization_id: org.organization_id, reads_per_minute: 2, writes_per_minute: 7, reads_default: false, writes_default: false });
       const reads = [];
       for (let i = 0; i < 3; i++) reads.push(await get(`${s.api}/v1/services`, org.api_key));
-      assert.deepEqual(reads.map((r) => r.status), [200, 200, 429]);
+      expect(reads.map((r) => r.status)).toEqual([200, 200, 429]);
       assert.equal(reads[0].headers.get('x-ratelimit-limit'), '2, 2;window=60');
       // Another organization keeps the deployment default.
       assert.equal((await get(`${s.api}/v1/services`, 'tk_cli_limits_0123456789')).headers.get('x-ratelimit-limit'), '3000, 3000;window=60');
@@ -252,7 +254,7 @@ describe('npm run taproot -- app (OAuth client-credentials applications)', () =>
     const db = await openTestDataSource(env.DATABASE_URL);
     try {
       const rows = await db.query('SELECT kid, retired_at IS NOT NULL AS retired FROM oauth_signing_keys ORDER BY created_at');
-      assert.deepEqual(rows.filter((r: { kid: string }) => [kid1, kid2].includes(r.kid)), [{ kid: kid1, retired: true }, { kid: kid2, retired: false }]);
+      expect(rows.filter((r: { kid: string }) => [kid1, kid2].includes(r.kid))).toEqual([{ kid: kid1, retired: true }, { kid: kid2, retired: false }]);
       assert.equal(rows.filter((r: { retired: boolean }) => !r.retired).length, 1, 'one key signs');
     } finally {
       await db.destroy();
@@ -268,7 +270,7 @@ describe('npm run taproot -- app (OAuth client-credentials applications)', () =>
     const lines = created.stdout.trim().split('\n');
     assert.equal(lines.length, 1, `stdout must be exactly one JSON object, got:\n${created.stdout}`);
     const app = JSON.parse(lines[0]);
-    assert.deepEqual(Object.keys(app).sort(), ['client_id', 'client_secret', 'name', 'organization_id', 'scope', 'service_user_id']);
+    expect(Object.keys(app).sort()).toEqual(['client_id', 'client_secret', 'name', 'organization_id', 'scope', 'service_user_id']);
     assert.equal(app.organization_id, org.organization_id);
     assert.equal(app.scope, 'ir.services:read oc.alerts:write');
     assert.ok(!created.stderr.includes(app.client_secret), 'the secret goes to stdout only');
@@ -280,22 +282,22 @@ describe('npm run taproot -- app (OAuth client-credentials applications)', () =>
       assert.equal(client.payload.organization_id, org.organization_id);
       assert.equal(client.payload.service_user_id, app.service_user_id);
       const [user] = await db.query('SELECT email, organization_id FROM users WHERE id = $1', [app.service_user_id]);
-      assert.deepEqual(user, { email: `app-${app.client_id}@apps.taproot.invalid`, organization_id: org.organization_id });
+      expect(user).toEqual({ email: `app-${app.client_id}@apps.taproot.invalid`, organization_id: org.organization_id });
       // The change is in the outbox as the system's, without the secret, for the api to relay.
       const events = await db.query(`SELECT event FROM outbox WHERE event->>'aggregate_id' = $1`, [app.client_id]);
-      assert.deepEqual(events.map((e: { event: { type: string; actor: unknown } }) => [e.event.type, e.event.actor]), [['oauth_application.created', { kind: 'system', id: null }]]);
+      expect(events.map((e: { event: { type: string; actor: unknown } }) => [e.event.type, e.event.actor])).toEqual([['oauth_application.created', { kind: 'system', id: null }]]);
       assert.ok(!JSON.stringify(events).includes(app.client_secret));
 
       const listed = await taproot(['app', 'list', '--org', org.organization_id, '--json'], env);
       assert.equal(listed.code, 0, listed.stderr);
       const list = JSON.parse(listed.stdout);
-      assert.deepEqual(list.applications.map((a: { client_id: string; name: string; revoked_at: null }) => [a.client_id, a.name, a.revoked_at]), [[app.client_id, 'CI bot', null]]);
+      expect(list.applications.map((a: { client_id: string; name: string; revoked_at: null }) => [a.client_id, a.name, a.revoked_at])).toEqual([[app.client_id, 'CI bot', null]]);
       assert.ok(!listed.stdout.includes(app.client_secret), 'lists never show the secret');
 
       const revoked = await taproot(['app', 'revoke', '--org', org.organization_id, '--client-id', app.client_id, '--json'], env);
       assert.equal(revoked.code, 0, revoked.stderr);
       assert.ok(JSON.parse(revoked.stdout).revoked_at);
-      assert.deepEqual(await db.query(`SELECT id FROM oauth_payloads WHERE model = 'Client' AND id = $1`, [app.client_id]), []);
+      expect(await db.query(`SELECT id FROM oauth_payloads WHERE model = 'Client' AND id = $1`, [app.client_id])).toEqual([]);
       const text = await taproot(['app', 'list', '--org', org.organization_id], env);
       assert.match(text.stdout, new RegExp(`${app.client_id}  CI bot  \\[client_credentials\\]  "ir.services:read oc.alerts:write"  revoked `));
 

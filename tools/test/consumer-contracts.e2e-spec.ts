@@ -4,7 +4,7 @@
  * of a representative session through the api. A producer that drops or retypes a field a
  * consumer reads fails here, naming the producer, the event, the field and the consumer.
  */
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { AUDIT_LOG_CONTRACT } from '@taproot/identity';
 import { contractBreaches, describeBreach, type ConsumerContract } from '@taproot/messaging';

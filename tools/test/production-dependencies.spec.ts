@@ -1,11 +1,12 @@
-import { test } from 'node:test';
+import { test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { globSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { bareImports, packageOf } from './source-imports';
 
-const root = resolve(__dirname, '..', '..');
+// Jest runs from the workspace root (jest.config.mjs); ES modules have no `__dirname`.
+const root = process.cwd();
 
 /** The code the apps run: apps' and libs' sources, without their tests and fixtures. */
 const productionFiles = () =>

@@ -1,7 +1,7 @@
 /**
  * `npm test`: every suite against real parts. Starts a throwaway embedded PostgreSQL (applies
  * the migrations once) and a real single-node Kafka broker (tools/kafka) unless
- * TEST_DATABASE_URL / KAFKA_BROKERS point at servers, then runs Node's test runner over
+ * TEST_DATABASE_URL / KAFKA_BROKERS point at servers, then runs Jest (jest.config.mjs) over
  *   *.spec.ts (unit), *.int-spec.ts (Postgres), *.kafka-spec.ts (Kafka), *.e2e-spec.ts (HTTP).
  * The whole run (no file filter) goes through Nx: the servers are started here once, then
  * `nx run-many -t test` runs each project's target (`run.ts --project <root>/`), which finds them
@@ -11,9 +11,9 @@
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
-import { globSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, globSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ALL_MIGRATIONS } from '@taproot/api';
 import { createDataSource, freePort, runMigrations, startEmbeddedPostgres } from '@taproot/persistence';
 import { startKafkaBroker, type KafkaBroker } from '../kafka/broker';
@@ -53,7 +53,7 @@ async function main(): Promise<number> {
   const files = findFiles();
   if (files.length === 0 && projectMode) {
     progress(`no test files in ${only.join(', ')}`);
-    return report(0, 0);
+    return writeCounts(0, 0);
   }
   if (files.length === 0) {
     progress(`no test files for suite ${suite}`);
@@ -97,42 +97,55 @@ async function main(): Promise<number> {
     // The apps under test must not pick up the caller's deployment settings.
     delete env.DATABASE_URL;
     delete env.KAFKA_BROKERS;
-    // Started from a test (tools/test/workspace.spec.ts), the runner still runs its files.
-    delete env.NODE_TEST_CONTEXT;
     if (viaNx) return await runProjects(env);
-    progress(`running ${files.length} test files (${suite})`);
-    const tapFile = join(mkdtempSync(join(tmpdir(), 'taproot-tap-')), 'results.tap');
+    progress(`running ${files.length} test files (${suite}) under Jest`);
+    const report = join(mkdtempSync(join(tmpdir(), 'taproot-jest-')), 'results.json');
     const code = await new Promise<number>((done) => {
       const child = spawn(
         process.execPath,
         [
-          '-r',
-          join(root, 'tools/register.js'),
-          '--test',
-          '--test-concurrency=2',
-          '--test-timeout=300000',
-          '--test-reporter=spec',
-          '--test-reporter-destination=stdout',
-          '--test-reporter=tap',
-          `--test-reporter-destination=${tapFile}`,
+          // Jest's ESM mode (docs/decisions/0004) needs the VM modules of Node.
+          '--experimental-vm-modules',
+          '--no-warnings=ExperimentalWarning',
+          join(root, 'node_modules/jest/bin/jest.js'),
+          '--config',
+          join(root, 'jest.config.mjs'),
+          '--ci',
+          '--json',
+          `--outputFile=${report}`,
+          '--runTestsByPath',
           ...files,
         ],
         { cwd: root, env, stdio: 'inherit' },
       );
       child.on('exit', (c) => done(c ?? 1));
     });
-    const tap = readFileSync(tapFile, 'utf8');
-    const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
-    const failed = count('fail') + count('cancelled');
-    if (count('skipped')) progress(`${count('skipped')} skipped`);
-    return report(count('pass'), failed, code);
+    return reportJest(report, code);
   } finally {
     for (const fn of cleanups.reverse()) await fn().catch((e) => progress(`cleanup failed: ${String(e)}`));
   }
 }
 
+interface JestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  numRuntimeErrorTestSuites: number;
+}
+
+/** Jest's JSON report gives the counts; a file that failed to load counts as one failure. */
+function reportJest(file: string, code: number): number {
+  if (!existsSync(file)) return writeCounts(0, 1, code);
+  const result = JSON.parse(readFileSync(file, 'utf8')) as JestReport;
+  rmSync(dirname(file), { recursive: true, force: true });
+  const skipped = result.numPendingTests + result.numTodoTests;
+  if (skipped) progress(`${skipped} skipped (not counted as passed)`);
+  return writeCounts(result.numPassedTests, result.numFailedTests + result.numRuntimeErrorTestSuites, code);
+}
+
 /** Prints the run's line and, for a project's target run by the whole run, its counts file. */
-function report(passed: number, failed: number, code = 0): number {
+function writeCounts(passed: number, failed: number, code = 0): number {
   console.log(`${passed} passed, ${failed} failed`);
   const results = process.env.TAPROOT_TEST_RESULTS;
   if (projectMode && results) writeFileSync(join(results, `${only.join('+').replace(/[^a-z0-9]+/gi, '_')}.json`), JSON.stringify({ passed, failed }));

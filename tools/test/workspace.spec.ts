@@ -1,12 +1,13 @@
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, globSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bareImports, packageOf } from './source-imports';
 
-const root = resolve(__dirname, '..', '..');
+// Jest runs from the workspace root (jest.config.mjs); ES modules have no `__dirname`.
+const root = process.cwd();
 
 interface Manifest {
   name: string;

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +6,8 @@ import { signBody } from '@taproot/alerting';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
 import { newAlertSource, postInbound, listAlerts, type InboundSource } from './support/alert-sources';
 
-const FIXTURES = join(__dirname, '../../../libs/alerting/src/ingestion/fixtures');
+// Jest runs from the workspace root (jest.config.mjs).
+const FIXTURES = join(process.cwd(), 'libs/alerting/src/ingestion/fixtures');
 const eml = (name: string) => readFileSync(join(FIXTURES, name), 'latin1');
 const FIRST_ID = '20250314103107.4Z7Qm93kLdz2xP@monitor01.example.com';
 

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
 import { newAlertSource, postInbound, signedBy, type InboundSource } from './support/alert-sources';
 
-const FIXTURES = join(__dirname, '../../../libs/alerting/src/ingestion/fixtures');
+// Jest runs from the workspace root (jest.config.mjs).
+const FIXTURES = join(process.cwd(), 'libs/alerting/src/ingestion/fixtures');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 const RULES = '/data/attributes/alert_source_urgency_rules_attributes';
 

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -150,7 +150,8 @@ describe('a real Prometheus Alertmanager notifying an alertmanager alert source'
 
     const list = async () => (await api.request('GET', `/v1/alerts?filter[alert_source_id]=${source.id}`, { token: org.token })).body.data as TaprootAlert[];
     const [opened, ...others] = await withLog(eventually(list, (alerts) => alerts.length > 0, DELIVERY_TIMEOUT_MS));
-    assert.deepEqual(others, [], 'one alert per Alertmanager alert');
+    // One alert per Alertmanager alert.
+    expect(others).toEqual([]);
     const a = opened.attributes;
     assert.equal(a.summary, alert.annotations.summary);
     assert.equal(a.description, alert.annotations.description);
@@ -162,7 +163,7 @@ describe('a real Prometheus Alertmanager notifying an alertmanager alert source'
     assert.equal(a.external_url, alert.generatorURL);
     assert.equal(new Date(a.started_at as string).getTime(), new Date(startsAt).getTime());
     assert.equal(a.ended_at, null, "a firing alert's zero endsAt is not an end");
-    assert.deepEqual(a.labels, [
+    expect(a.labels).toEqual([
       { key: 'alertname', value: 'PaymentsHighErrorRate' },
       { key: 'service', value: 'payments-api' },
       { key: 'severity', value: 'critical' },
@@ -172,7 +173,8 @@ describe('a real Prometheus Alertmanager notifying an alertmanager alert source'
     const endsAt = new Date(Date.now() - 1000).toISOString();
     await am.post([{ ...alert, endsAt }]);
     const [resolved, ...more] = await withLog(eventually(list, (alerts) => alerts.some((x) => x.attributes.status === 'resolved'), DELIVERY_TIMEOUT_MS));
-    assert.deepEqual(more, [], 'the resolution opens nothing new');
+    // The resolution opens nothing new.
+    expect(more).toEqual([]);
     assert.equal(resolved.id, opened.id);
     assert.equal(new Date(resolved.attributes.ended_at as string).getTime(), new Date(endsAt).getTime(), "the resolution keeps Alertmanager's endsAt");
   });

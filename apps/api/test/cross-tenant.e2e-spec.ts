@@ -6,7 +6,7 @@
  * bodies and which route creates a record from the served OpenAPI document, so a new route is
  * either exercised here or fails the suite.
  */
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';

@@ -3,7 +3,7 @@
  * the events a representative session writes to the outbox pass `parseDomainEvent`, the check
  * messages from Kafka go through before any consumer sees them.
  */
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { hasEventContract, MalformedEventError, parseDomainEvent } from '@taproot/messaging';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';

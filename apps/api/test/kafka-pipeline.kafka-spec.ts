@@ -8,7 +8,7 @@
  * Kafka APIs alive at once on one broker would split the topic's partitions between their
  * (different) databases. Suite 3 starts and stops a broker of its own.
  */
-import { after, before, describe, test, type TestContext } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -158,7 +158,7 @@ describe('a command over Kafka: its event is on the topic and the read model sho
   });
   after(() => api?.close());
 
-  test('service.created is on taproot.catalog with the envelope, and GET right after POST answers 200', { timeout: 90_000 }, async (t) => {
+  test('service.created is on taproot.catalog with the envelope, and GET right after POST answers 200', async () => {
     assert.equal(api.runtime.bus.kind, 'kafka');
     const started = Date.now();
     const created = await api.request('POST', '/v1/services', {
@@ -182,7 +182,7 @@ describe('a command over Kafka: its event is on the topic and the read model sho
       list.body.data.map((d: { id: string; attributes: Json }) => [d.id, d.attributes.name]),
       [[id, 'Kafka Checkout']],
     );
-    t.diagnostic(`POST (commit with its read model; nothing waits for Kafka) took ${postMs} ms`);
+    console.info(`POST (commit with its read model; nothing waits for Kafka) took ${postMs} ms`);
 
     // The message itself, read by an independent consumer once the relay has sent it (the POST does not wait for that).
     await eventually(
@@ -360,13 +360,13 @@ describe('the Kafka-fed audit log equals the in-process one for the same command
     await Promise.all([local?.close(), remote?.close()]);
   });
 
-  test(`${SCRIPT.length} commands give deep-equal services_read, severities_read and audit rows, and equal lists`, { timeout: 120_000 }, async (t) => {
+  test(`${SCRIPT.length} commands give deep-equal services_read, severities_read and audit rows, and equal lists`, async () => {
     assert.equal(local.runtime.bus.kind, 'in-process');
     assert.equal(remote.runtime.bus.kind, 'kafka');
     const [localOrg, remoteOrg] = await Promise.all([local.newOrganization(), remote.newOrganization()]);
     const started = Date.now();
     const [localIds, remoteIds] = await Promise.all([runScript(local, localOrg, 'in-process'), runScript(remote, remoteOrg, 'kafka')]);
-    t.diagnostic(`script ran on both APIs in ${Date.now() - started} ms`);
+    console.info(`script ran on both APIs in ${Date.now() - started} ms`);
     // The audit log follows each write through the bus; nothing waited for it.
     await eventually('every Kafka event to be applied', () => consumerLag(remote, remoteOrg), 45_000);
     await eventually('every in-process event to be applied', () => consumerLag(local, localOrg), 10_000);
@@ -434,7 +434,7 @@ describe('the broker stops while commands keep coming; after its restart every e
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('30 commands during the outage succeed with their read model at once, then reach the audit log exactly once', { timeout: 170_000 }, async (t: TestContext) => {
+  test('30 commands during the outage succeed with their read model at once, then reach the audit log exactly once', async () => {
     const app = api!;
     const ds = app.runtime.dataSource;
     const org = await app.newOrganization();
@@ -444,7 +444,7 @@ describe('the broker stops while commands keep coming; after its restart every e
       let last = Date.now();
       return (what: string) => {
         const now = Date.now();
-        t.diagnostic(`${what}: ${((now - last) / 1000).toFixed(1)} s`);
+        console.info(`${what}: ${((now - last) / 1000).toFixed(1)} s`);
         last = now;
       };
     })();
@@ -546,7 +546,7 @@ describe('the broker stops while commands keep coming; after its restart every e
     phase(`${commands.length} commands during the outage (${Date.now() - during} ms in all, every one 200/201)`);
 
     const pending = await count(ds, 'SELECT count(*) AS n FROM outbox WHERE published_at IS NULL');
-    t.diagnostic(`${pending} events pending in the outbox while the broker is down`);
+    console.info(`${pending} events pending in the outbox while the broker is down`);
     assert.ok(pending >= 15 && pending <= commands.length, `outbox pending ${pending}: the events issued after the stop must wait there`);
 
     // The read model needs no broker: it committed with each write.
@@ -584,7 +584,7 @@ describe('the broker stops while commands keep coming; after its restart every e
     const distinct = new Set(messages.map((m) => m.event.id));
     assert.equal(distinct.size, serviceEvents);
     for (const m of messages) assert.equal(m.key, m.event.aggregate_id);
-    t.diagnostic(`topic holds ${messages.length} messages for ${distinct.size} events (${messages.length - distinct.size} duplicates from relay retries)`);
+    console.info(`topic holds ${messages.length} messages for ${distinct.size} events (${messages.length - distinct.size} duplicates from relay retries)`);
     phase('topic read back');
 
     // Per aggregate, the topic keeps the outbox order (consumers rely on it).
@@ -623,7 +623,7 @@ describe('the broker stops while commands keep coming; after its restart every e
     producer = null;
     // The audit log's group has committed past the replayed messages: it has handled them.
     const replayMs = await eventually('the audit log to consume the replayed messages', () => groupLag(brokers, AUDIT_CONSUMER, TOPIC), 45_000);
-    t.diagnostic(`audit log consumed ${replays.length} replayed messages in ${replayMs} ms`);
+    console.info(`audit log consumed ${replays.length} replayed messages in ${replayMs} ms`);
 
     const after = JSON.stringify(await ds.query('SELECT * FROM audits WHERE organization_id = $1 ORDER BY id', [org.organizationId]));
     assert.equal(after, before, 'a re-delivered event changed the audit log');

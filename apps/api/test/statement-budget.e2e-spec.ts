@@ -4,7 +4,7 @@
  * are warm (steady state); a change that adds a statement to one of these paths fails here and
  * has to say why in this file.
  */
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { currentRequestMetadata } from '@taproot/messaging';

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { TEST_API_AUDIENCE } from '../src/testing';
@@ -28,7 +28,7 @@ describe('authorization code flow with PKCE, tokens, refresh, revocation, userin
     assert.equal(res.body.token_type, 'Bearer');
     assert.equal(res.body.expires_in, 3600);
     assert.equal(typeof res.body.refresh_token, 'string');
-    assert.deepEqual(res.body.scope.split(' ').sort(), ['ir.services:read', 'openid', 'profile']);
+    expect(res.body.scope.split(' ').sort()).toEqual(['ir.services:read', 'openid', 'profile']);
     const jwks = createRemoteJWKSet(new URL(`${env.auth.url}/oauth/discovery/keys`));
     const id = await jwtVerify(res.body.id_token, jwks, { issuer: env.auth.url, audience: clientId, algorithms: ['RS256'] });
     assert.equal(id.payload.sub, String(env.person.userId));
@@ -135,7 +135,7 @@ describe('authorization code flow with PKCE, tokens, refresh, revocation, userin
     assert.equal(live.body.active, true);
     assert.equal(live.body.sub, String(env.person.userId));
     await postForm(`${env.auth.url}/oauth/revoke`, { token: tokens.access_token, client_id: clientId });
-    assert.deepEqual((await introspect()).body, { active: false });
+    expect((await introspect()).body).toEqual({ active: false });
   });
 
   test('UserInfo returns the claims of the granted scopes, for the same token the API takes', async () => {
@@ -149,7 +149,7 @@ describe('authorization code flow with PKCE, tokens, refresh, revocation, userin
          JOIN roles r ON r.id = u.role_id JOIN on_call_roles oc ON oc.id = u.on_call_role_id WHERE u.id = $1`,
       [env.person.userId],
     );
-    assert.deepEqual((await userinfo(all.access_token)).body, {
+    expect((await userinfo(all.access_token)).body).toEqual({
       sub: String(env.person.userId),
       email: env.person.email,
       name: user.full_name,
@@ -158,8 +158,8 @@ describe('authorization code flow with PKCE, tokens, refresh, revocation, userin
       on_call_role: user.on_call_role,
     });
     assert.equal(await apiStatus(all.access_token), 200);
-    assert.deepEqual((await userinfo((await tokensFor(env, clientId, 'openid')).access_token)).body, { sub: String(env.person.userId) });
-    assert.deepEqual((await userinfo((await tokensFor(env, clientId, 'openid email')).access_token)).body, { sub: String(env.person.userId), email: env.person.email });
+    expect((await userinfo((await tokensFor(env, clientId, 'openid')).access_token)).body).toEqual({ sub: String(env.person.userId) });
+    expect((await userinfo((await tokensFor(env, clientId, 'openid email')).access_token)).body).toEqual({ sub: String(env.person.userId), email: env.person.email });
     assert.equal((await userinfo('not-a-token')).status, 401);
   });
 

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,7 +94,7 @@ describe('browser: sign-in, organization picker and consent in headless Chromium
       assert.equal(tokenResponse.status, 200, JSON.stringify(token));
       assert.equal(token.token_type, 'Bearer');
       assert.ok(token.id_token, 'openid was granted');
-      assert.deepEqual(String(token.scope).split(' ').sort(), ['ir.incidents:read', 'openid', 'profile']);
+      expect(String(token.scope).split(' ').sort()).toEqual(['ir.incidents:read', 'openid', 'profile']);
 
       const me = await env.api.request('GET', '/v1/users/me', { token: String(token.access_token) });
       assert.equal(me.status, 200, JSON.stringify(me.body));

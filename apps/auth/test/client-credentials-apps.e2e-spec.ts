@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the api app's test harness (not exported by @taproot/api), for an API trusting this auth app

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { SUPPORTED_SCOPES } from '@taproot/auth';
 import { startTestAuth, type TestAuth } from '../src/testing';
@@ -24,13 +24,13 @@ describe('discovery and keys', () => {
       assert.equal(doc.userinfo_endpoint, `${auth.url}/oauth/userinfo`);
       assert.equal(doc.registration_endpoint, `${auth.url}/oauth/register`);
       assert.equal(doc.jwks_uri, `${auth.url}/oauth/discovery/keys`);
-      assert.deepEqual([...doc.scopes_supported].sort(), [...SUPPORTED_SCOPES].sort());
+      expect([...doc.scopes_supported].sort()).toEqual([...SUPPORTED_SCOPES].sort());
       assert.ok(doc.scopes_supported.includes('ir.incidents:write') && doc.scopes_supported.includes('ai.chat:read'));
-      assert.deepEqual([...doc.grant_types_supported].sort(), ['authorization_code', 'client_credentials', 'refresh_token']);
-      assert.deepEqual(doc.response_types_supported, ['code']);
-      assert.deepEqual(doc.code_challenge_methods_supported, ['S256']);
-      assert.deepEqual(doc.id_token_signing_alg_values_supported, ['RS256']);
-      assert.deepEqual([...doc.token_endpoint_auth_methods_supported].sort(), ['client_secret_basic', 'client_secret_post', 'none']);
+      expect([...doc.grant_types_supported].sort()).toEqual(['authorization_code', 'client_credentials', 'refresh_token']);
+      expect(doc.response_types_supported).toEqual(['code']);
+      expect(doc.code_challenge_methods_supported).toEqual(['S256']);
+      expect(doc.id_token_signing_alg_values_supported).toEqual(['RS256']);
+      expect([...doc.token_endpoint_auth_methods_supported].sort()).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
     });
   }
 

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import {
   authorizationRequest,
@@ -167,7 +167,8 @@ describe('auth app interaction pages (sign-in, organization picker, consent)', (
     const token = await exchangeCode(env.authUrl, { code, clientId, redirectUri: catcher.uri, verifier: request.verifier });
     const body = (await token.json()) as { scope: string; access_token: string };
     assert.equal(token.status, 200, JSON.stringify(body));
-    assert.deepEqual(body.scope.split(' ').sort(), ['ir.incidents:read', 'openid'], 'unchecked scopes are not granted');
+    // Unchecked scopes are not granted.
+    expect(body.scope.split(' ').sort()).toEqual(['ir.incidents:read', 'openid']);
     const claims = JSON.parse(Buffer.from(body.access_token.split('.')[1], 'base64url').toString()) as { sub: string; org_id: string };
     assert.equal(claims.sub, String(person.users.get(beta)));
     assert.equal(claims.org_id, beta);

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { SigningKeys } from '@taproot/identity';
 import { decodeProtectedHeader } from 'jose';
@@ -31,13 +31,13 @@ describe('signing key rotation', () => {
   test('a rotated key signs new tokens; the retired key stays in the JWKS and its tokens keep working until they expire', async () => {
     const before = await accessToken();
     const oldKid = decodeProtectedHeader(before).kid;
-    assert.deepEqual(await published(), [oldKid]);
+    expect(await published()).toEqual([oldKid]);
     assert.equal(await apiStatus(before), 200);
 
     const keys = new SigningKeys(auth.runtime.dataSource, { clock: auth.clock, encryptionKey: auth.runtime.config.oauthKeyEncryptionKey, retiredKeyTtlSeconds: 3600 });
     const newKid = await keys.rotate();
     await auth.restart();
-    assert.deepEqual(await published(), [newKid, oldKid]);
+    expect(await published()).toEqual([newKid, oldKid]);
     const afterRotation = await accessToken();
     assert.equal(decodeProtectedHeader(afterRotation).kid, newKid);
     // The API refetches the key set for an unknown kid at most once a second.
@@ -47,6 +47,7 @@ describe('signing key rotation', () => {
 
     auth.clock.advance(3601);
     await auth.restart();
-    assert.deepEqual(await published(), [newKid], 'once its tokens have expired the retired key is withdrawn');
+    // Once its tokens have expired the retired key is withdrawn.
+    expect(await published()).toEqual([newKid]);
   });
 });

@@ -352,7 +352,8 @@ export function sampleFromSchema(validator: OpenApiValidator, schema: unknown, o
 // The reference document beside the repository (conformance suite only)
 
 /** The repository root (this file is `<repo>/apps/api/test/support/openapi-ajv.ts`). */
-export const REPO_ROOT = resolve(__dirname, '..', '..', '..', '..');
+// Jest runs from the workspace root (jest.config.mjs); ES modules have no `__dirname`.
+export const REPO_ROOT = process.cwd();
 
 /** `<repo>/../shared/reference/openapi-v1.json`: read in place, never copied into the repository. */
 export const REFERENCE_OPENAPI_PATH = resolve(REPO_ROOT, '..', 'shared', 'reference', 'openapi-v1.json');

@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { SCOPE_RESOURCES, SUPPORTED_SCOPES } from '@taproot/auth';
 import { describeScope } from './scope-descriptions';

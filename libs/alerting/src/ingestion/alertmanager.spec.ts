@@ -1,12 +1,15 @@
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { IngestionError } from './alert-draft';
 import { DEFAULT_ALERTMANAGER_SUMMARY, mapAlertmanager } from './alertmanager';
 
+/** This test's folder (Jest runs it as an ES module, without `__dirname`). */
+const here = dirname(expect.getState().testPath!);
+
 const fixture = (name: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));
+  JSON.parse(readFileSync(join(here, 'fixtures', name), 'utf8'));
 const firing = fixture('alertmanager-firing.json');
 const resolved = fixture('alertmanager-resolved.json');
 

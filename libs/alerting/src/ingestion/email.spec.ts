@@ -1,11 +1,14 @@
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { IngestionError } from './alert-draft';
 import { DEFAULT_EMAIL_SUMMARY, decodeEncodedWords, mapEmail, parseJsonEmail, parseRawEmail, type EmailMapping } from './email';
 
-const eml = (name: string): Buffer => readFileSync(join(__dirname, 'fixtures', name));
+/** This test's folder (Jest runs it as an ES module, without `__dirname`). */
+const here = dirname(expect.getState().testPath!);
+
+const eml = (name: string): Buffer => readFileSync(join(here, 'fixtures', name));
 const accepted = (mapping: EmailMapping) => {
   assert.ok(mapping.accepted, 'expected the email to be accepted');
   return mapping;

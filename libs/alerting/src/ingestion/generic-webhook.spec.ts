@@ -1,7 +1,7 @@
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { IngestionError } from './alert-draft';
 import {
   DEFAULT_GENERIC_SUMMARY,
@@ -10,8 +10,11 @@ import {
   type GenericWebhookConfig,
 } from './generic-webhook';
 
+/** This test's folder (Jest runs it as an ES module, without `__dirname`). */
+const here = dirname(expect.getState().testPath!);
+
 const fixture = (name: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));
+  JSON.parse(readFileSync(join(here, 'fixtures', name), 'utf8'));
 const grafana = fixture('grafana-webhook.json');
 const datadog = fixture('datadog-webhook-recovered.json');
 

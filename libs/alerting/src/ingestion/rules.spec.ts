@@ -1,11 +1,14 @@
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { IngestionError } from './alert-draft';
 import { holds, resolutionOf, urgencyOf, validateIngestionRules, type IngestionRulesConfig, type ResolutionRule } from './rules';
 
-const grafana = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'grafana-webhook.json'), 'utf8'));
+/** This test's folder (Jest runs it as an ES module, without `__dirname`). */
+const here = dirname(expect.getState().testPath!);
+
+const grafana = JSON.parse(readFileSync(join(here, 'fixtures', 'grafana-webhook.json'), 'utf8'));
 const HIGH = 'urgency-high';
 const LOW = 'urgency-low';
 

@@ -1,12 +1,15 @@
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { signBody, verifySignature } from './signature';
 
+/** This test's folder (Jest runs it as an ES module, without `__dirname`). */
+const here = dirname(expect.getState().testPath!);
+
 const secret = 'whsec_4f1c2d9e8b7a6f5e4d3c2b1a';
-const body = readFileSync(join(__dirname, 'fixtures', 'grafana-webhook.json'));
+const body = readFileSync(join(here, 'fixtures', 'grafana-webhook.json'));
 
 describe('X-Taproot-Signature', () => {
   test('a signature computed independently over the raw body is ok', () => {

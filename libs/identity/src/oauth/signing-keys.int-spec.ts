@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll as after, beforeAll as before, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { createScratchDatabase, openTestDataSource } from '@taproot/persistence';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -41,7 +41,7 @@ describe('SigningKeys (oauth_signing_keys)', () => {
     const jwk = await exportJWK((await generateKeyPair('RS256', { extractable: true })).privateKey);
     const a = encryptJwk(jwk, SECRET);
     assert.notEqual(a, encryptJwk(jwk, SECRET));
-    assert.deepEqual(decryptJwk(a, SECRET), jwk);
+    expect(decryptJwk(a, SECRET)).toEqual(jwk);
   });
 
   test('rotation: the new key signs first; the retired one stays published until its tokens expire', async () => {

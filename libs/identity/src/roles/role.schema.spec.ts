@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { JsonApiError, parseResourcePayload, type ResourceSchema } from '@taproot/json-api';
 import { ON_CALL_ROLE_PERMISSION_FIELDS, ROLE_PERMISSION_FIELDS } from '@taproot/auth';
@@ -51,8 +51,8 @@ describe('role declarations', () => {
       { data: { type: 'roles', attributes: { name: 'Reader', services_permissions: ['read'], is_editable: false, is_deletable: false, system_role: 'owner' } } },
       'create',
     );
-    assert.deepEqual(attributes.services_permissions, ['read']);
-    assert.deepEqual(attributes.severities_permissions, []);
+    expect(attributes.services_permissions).toEqual(['read']);
+    expect(attributes.severities_permissions).toEqual([]);
     assert.ok(!('is_editable' in attributes) && !('is_deletable' in attributes) && !('system_role' in attributes));
   });
 

@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { actionsOn, can, covers, incidentResponseRolePermissions, ON_CALL_ROLE_PERMISSION_FIELDS, onCallRolePermissions, ROLE_PERMISSION_FIELDS, type PermissionFieldCatalog } from '@taproot/auth';
 import { editabilityOf } from './role-rules';

@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { INCIDENT_KINDS, INCIDENT_OPERATIONS, INCIDENT_STATUSES, transition, type IncidentKind, type IncidentOperation, type IncidentStatus } from './incident.state';
 

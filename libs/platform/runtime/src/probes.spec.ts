@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import type { EventBus } from '@taproot/messaging';
@@ -18,16 +18,16 @@ describe('probes', () => {
   test('/healthz answers 200 whatever the dependencies', async () => {
     const res = await probes(false, false).inject({ method: 'GET', url: '/healthz' });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json(), { status: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok' });
   });
 
   test('/readyz answers 503 naming what is down, 200 when both are up', async () => {
     const down = await probes(false, true).inject({ method: 'GET', url: '/readyz' });
     assert.equal(down.statusCode, 503);
-    assert.deepEqual(down.json(), { status: 'unavailable', checks: { database: 'down', bus: 'up' } });
+    expect(down.json()).toEqual({ status: 'unavailable', checks: { database: 'down', bus: 'up' } });
     const busDown = await probes(true, false).inject({ method: 'GET', url: '/readyz' });
-    assert.deepEqual([busDown.statusCode, busDown.json().checks], [503, { database: 'up', bus: 'down' }]);
+    expect([busDown.statusCode, busDown.json().checks]).toEqual([503, { database: 'up', bus: 'down' }]);
     const up = await probes(true, true).inject({ method: 'GET', url: '/readyz' });
-    assert.deepEqual([up.statusCode, up.json().status], [200, 'ready']);
+    expect([up.statusCode, up.json().status]).toEqual([200, 'ready']);
   });
 });

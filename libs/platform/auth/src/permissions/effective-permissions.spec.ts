@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { effectivePermissions, incidentResponseRolePermissions, onCallRolePermissions, type CallerRoles } from './effective-permissions';
 import { actionsOn, can, FULL_ACCESS } from './permission-set';

@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { ON_CALL_ROLE_PERMISSION_FIELDS, PERMISSION_FAMILIES, ROLE_PERMISSION_FIELDS, isPermissionFamily } from './permission-model';
 import {

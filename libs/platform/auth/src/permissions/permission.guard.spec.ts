@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';

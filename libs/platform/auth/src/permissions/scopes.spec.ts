@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { INCIDENT_RESPONSE_FAMILIES, ON_CALL_FAMILIES, PERMISSION_FAMILIES, type PermissionFamily } from './permission-model';
 import { actionsOn, can, covers, FULL_ACCESS, NO_ACCESS, permissionSet, type PermissionSet } from './permission-set';

@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { JsonApiError } from '../errors/json-api-error';

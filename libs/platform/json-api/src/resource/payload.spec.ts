@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { JsonApiError } from '../errors/json-api-error';
 import { parseResourcePayload } from './payload';
@@ -281,14 +281,14 @@ describe('parseResourcePayload', () => {
       const body = doc({ name: 'x', slug: 'y', managed_by: 'web' });
       const before = structuredClone(body);
       parseResourcePayload(widgets(), body, 'create');
-      assert.deepEqual(body, before);
+      expect(body).toEqual(before);
     });
   });
 
   describe('defaults', () => {
     test('fills declared defaults of omitted writable attributes on create', () => {
       const { attributes } = parseResourcePayload(widgets(), doc({ name: 'x' }), 'create');
-      assert.deepEqual(attributes, { name: 'x', severity: 'medium', tags: [], uptime_days: 60 });
+      expect(attributes).toEqual({ name: 'x', severity: 'medium', tags: [], uptime_days: 60 });
     });
 
     test('keeps submitted values, null included, over defaults', () => {
@@ -305,7 +305,7 @@ describe('parseResourcePayload', () => {
       const schema = widgets();
       const first = parseResourcePayload(schema, doc({ name: 'x' }), 'create').attributes.tags as string[];
       first.push('mutated');
-      assert.deepEqual(parseResourcePayload(schema, doc({ name: 'y' }), 'create').attributes.tags, []);
+      expect(parseResourcePayload(schema, doc({ name: 'y' }), 'create').attributes.tags).toEqual([]);
     });
   });
 });

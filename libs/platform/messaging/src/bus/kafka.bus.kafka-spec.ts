@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { afterAll as after, beforeAll as before, test } from '@jest/globals';
 import { Kafka, logLevel } from 'kafkajs';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a test-only tool, not a workspace project
 import { type KafkaBroker, startKafkaBroker } from '../../../../../tools/kafka/broker';
@@ -109,7 +109,7 @@ async function deadLetters(topic: string, count: number): Promise<DeadLetter[]> 
 const ORDERS = 'spec.ordered';
 const byKey = new Map<string, number[]>();
 
-test('delivers every event, in order per aggregate', { timeout: 60_000 }, async () => {
+test('delivers every event, in order per aggregate', async () => {
   await bus.subscribe({
     groupId: 'spec-ordered',
     topics: [ORDERS],
@@ -136,7 +136,7 @@ test('delivers every event, in order per aggregate', { timeout: 60_000 }, async 
   await waitFor('40 committed offsets', async () => (await committed('spec-ordered', ORDERS)) === 40);
 });
 
-test('a failing handler gets the message again and it is committed once', { timeout: 60_000 }, async () => {
+test('a failing handler gets the message again and it is committed once', async () => {
   const topic = 'spec.flaky';
   let calls = 0;
   let successes = 0;
@@ -157,7 +157,7 @@ test('a failing handler gets the message again and it is committed once', { time
   assert.equal(await committed('spec-flaky', topic), 1);
 });
 
-test('a handler that keeps failing parks the message in <topic>.dlq and moves on', { timeout: 60_000 }, async () => {
+test('a handler that keeps failing parks the message in <topic>.dlq and moves on', async () => {
   const topic = 'spec.poison';
   const poison = event('agg-p', 1, 'poison.pill');
   let calls = 0;
@@ -183,7 +183,7 @@ test('a handler that keeps failing parks the message in <topic>.dlq and moves on
   await waitFor('the commit past the dead-lettered message', async () => (await committed('spec-poison', topic)) === 1);
 });
 
-test('a malformed message or a payload breaking its contract is dead-lettered before any handler sees it', { timeout: 60_000 }, async () => {
+test('a malformed message or a payload breaking its contract is dead-lettered before any handler sees it', async () => {
   const topic = 'spec.malformed';
   registerEventContract('gauge.read', 1, (p) => (typeof p.value === 'number' ? null : 'value must be a number'));
   const handled: string[] = [];
@@ -221,7 +221,7 @@ test('a malformed message or a payload breaking its contract is dead-lettered be
   await waitFor('every offset committed', async () => (await committed('spec-malformed', topic)) === 4);
 });
 
-test('a batch that keeps failing is narrowed down: only the failing message is parked', { timeout: 90_000 }, async () => {
+test('a batch that keeps failing is narrowed down: only the failing message is parked', async () => {
   const topic = 'spec.narrowed';
   const events = [1, 2, 3].map((n) => event('agg-n', n));
   const poisonId = events[1].id;
@@ -242,7 +242,7 @@ test('a batch that keeps failing is narrowed down: only the failing message is p
   await waitFor('every offset committed', async () => (await committed('spec-narrowed', topic)) === 3);
 });
 
-test('ping follows the broker; publish fails while it is down and works after it is back', { timeout: 180_000 }, async () => {
+test('ping follows the broker; publish fails while it is down and works after it is back', async () => {
   assert.equal(await bus.ping(), true);
   const { port } = broker;
   await broker.stop();
