@@ -1,7 +1,7 @@
 import { CONTEXTS } from '@taproot/contexts';
-import { JSON_API_MEDIA_TYPE, JsonApiError } from '@taproot/json-api';
+import { assertStorableBody, assertStorableTarget, decodeUtf8Body, JSON_API_MEDIA_TYPE, JsonApiError } from '@taproot/json-api';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
 
 /** What the contexts' descriptors let through besides JSON:API (the inbound alert routes: docs/alert-sources.md). */
@@ -15,18 +15,31 @@ const INBOUND = CONTEXTS.flatMap((context) => (context.inbound ? [context.inboun
 function enforceMediaType(fastify: FastifyInstance): void {
   // Fastify's own JSON parsing (secure-json-parse): `__proto__` / `constructor.prototype` keys are refused.
   const secureJson = fastify.getDefaultJsonParser('error', 'error');
-  // The exact bytes received stay on the request (`rawBody`): inbound alert signatures are HMACs of them.
+  // The exact text received stays on the request (`rawBody`): inbound alert signatures are HMACs of it.
+  // Text that cannot be stored (invalid UTF-8, NUL, unpaired surrogates) is refused here, naming the member.
   const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    (req as FastifyRequest & { rawBody?: string }).rawBody = body as string;
-    if (body === '') return done(null, undefined);
-    secureJson(req, body as string, (err, parsed) =>
-      err ? done(Object.assign(new Error('malformed JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined) : done(null, parsed),
-    );
+    let text: string;
+    try {
+      text = decodeUtf8Body(body as Buffer);
+    } catch (error) {
+      return done(error as Error);
+    }
+    (req as FastifyRequest & { rawBody?: string }).rawBody = text;
+    if (text === '') return done(null, undefined);
+    secureJson(req, text, (err, parsed) => {
+      if (err) return done(Object.assign(new Error('malformed JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined);
+      try {
+        assertStorableBody(parsed);
+      } catch (error) {
+        return done(error as Error);
+      }
+      done(null, parsed);
+    });
   };
-  fastify.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string', bodyLimit: 1_048_576 }, parseJson);
+  fastify.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'buffer', bodyLimit: 1_048_576 }, parseJson);
   // Plain JSON is accepted where a descriptor says so only (the onRequest rule below refuses it elsewhere).
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1_048_576 }, parseJson);
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1_048_576 }, parseJson);
   // Raw bodies (emails) stay bytes (their charsets are the mapper's business), also kept for the HMAC.
   for (const { raw } of INBOUND) {
     if (!raw) continue;
@@ -39,6 +52,11 @@ function enforceMediaType(fastify: FastifyInstance): void {
   // Callback hooks (not async): every request runs them, and they allocate no promise.
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (!request.url.startsWith('/v1/')) return done();
+    try {
+      assertStorableTarget(request.url);
+    } catch (error) {
+      return done(error as Error);
+    }
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     const mediaType = request.headers['content-type']?.split(';')[0].trim().toLowerCase();
     const accepted = mediaType === JSON_API_MEDIA_TYPE || INBOUND.some((inbound) => inbound.accepts(request.url, mediaType));
@@ -58,8 +76,14 @@ function enforceMediaType(fastify: FastifyInstance): void {
   });
 }
 
+/** Fastify refuses a path that does not percent-decode (`%ED%A0%80`) before any hook: a JSON:API 400 too. */
+const answerBadUrl = (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
+  const { status, errors } = JsonApiError.of(400, 'Invalid characters', 'The request path is not valid percent-encoded UTF-8', 'INVALID_CHARACTERS');
+  void reply.status(error.code === 'FST_ERR_BAD_URL' ? status : (error.statusCode ?? 500)).header('content-type', JSON_API_MEDIA_TYPE).send({ errors });
+};
+
 export async function startApi(runtime: Runtime, port = runtime.config.port): Promise<RunningApp> {
-  const running = await startNestApp(runtime, ApiModule.forRuntime(runtime), { name: 'api', port, configure: enforceMediaType });
+  const running = await startNestApp(runtime, ApiModule.forRuntime(runtime), { name: 'api', port, configure: enforceMediaType, frameworkErrors: answerBadUrl });
   runtime.relay.start();
   return running;
 }

@@ -41,8 +41,8 @@ export interface TestKeyOptions {
 export interface RequestOptions {
   token?: string;
   body?: unknown;
-  /** Raw body sent as is (for malformed JSON tests). */
-  rawBody?: string;
+  /** Raw body sent as is (for malformed JSON and invalid UTF-8 tests). */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -72,7 +72,7 @@ export async function startTestApi(opts: { databaseUrl?: string; kafkaBrokers?: 
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    let body: string | undefined = o.rawBody;
+    let body: string | Uint8Array | undefined = o.rawBody;
     if (o.body !== undefined) body = JSON.stringify(o.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/vnd.api+json';

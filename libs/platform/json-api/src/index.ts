@@ -3,6 +3,7 @@ export * from './resource';
 export * from './errors/json-api-error';
 export * from './errors/domain-error';
 export * from './document/documents';
+export * from './document/request-text';
 export * from './query';
 export * from './openapi';
 export * from './bulk/bulk';

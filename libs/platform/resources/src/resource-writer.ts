@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isJsonAttribute, isUuid, JsonApiError, type AttributeDef, type ResourceObject, type ResourceSchema } from '@taproot/json-api';
+import { INTEGER_RANGE, isJsonAttribute, isUuid, JsonApiError, type AttributeDef, type ResourceObject, type ResourceSchema } from '@taproot/json-api';
 import { PG_ERRORS, pgErrorCode, quoteIdent } from '@taproot/persistence';
 import { domainEvent, type DomainEvent } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
@@ -65,7 +65,8 @@ export class ResourceWriter {
       if (def.default !== undefined && attributes[name] === undefined) attributes[name] = def.default;
     }
     // `position` orders lists and backs their keyset index, so it is never null: an omitted one
-    // goes last, computed by the INSERT itself (no round trip of its own).
+    // goes last, computed by the INSERT itself (no round trip of its own). A client may store the
+    // integer maximum; later ones then share it (ties go by id) instead of overflowing.
     const appended = schema.attributes.position?.type === 'integer' && attributes.position == null;
     if (this.def.rules?.beforeCreate) attributes = await this.def.rules.beforeCreate(attributes, ctx);
     // A beforeCreate rule may assign the id (a payload never carries one: only declared attributes pass).
@@ -79,7 +80,7 @@ export class ResourceWriter {
     // Columns given as parameters (read from `row` at each attempt: a retry changes the slug).
     const given = Object.keys(row).filter((c) => c !== position);
     const values = given.map((_, i) => `$${i + 1}`);
-    if (position) values.push(`(SELECT COALESCE(MAX(${quoteIdent(position)}), 0) + 1 FROM ${table} WHERE organization_id = $${given.indexOf('organization_id') + 1})`);
+    if (position) values.push(`(SELECT LEAST(COALESCE(MAX(${quoteIdent(position)}), 0)::bigint + 1, ${INTEGER_RANGE.maximum}) FROM ${table} WHERE organization_id = $${given.indexOf('organization_id') + 1})`);
     const columns = position ? [...given, position] : given;
     const insert = (onConflict: string) =>
       ctx.manager.query(

@@ -3,7 +3,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { runWithRequestMetadata } from '@taproot/messaging';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { PinoNestLogger } from './nest-logger';
 import { isProbe, registerProbes } from './probes';
 import type { Runtime } from './runtime';
@@ -19,6 +19,8 @@ export interface NestAppOptions {
   port: number;
   /** Fastify hooks and parsers registered before Nest mounts its routes. */
   configure?: (fastify: FastifyInstance) => void;
+  /** Answers the errors Fastify raises before any hook (a path that does not percent-decode). */
+  frameworkErrors?: FastifyServerOptions['frameworkErrors'];
 }
 
 /** Boots one NestJS app on the Fastify adapter, logging through the runtime's pino logger. */
@@ -29,6 +31,7 @@ export async function startNestApp(runtime: Runtime, module: DynamicModule, opts
     // Request ids let a 500 be traced to its log line; a client's X-Request-Id is kept.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    ...(opts.frameworkErrors ? { frameworkErrors: opts.frameworkErrors } : {}),
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   // Every event a request causes carries where it came from (the audit log reads it).

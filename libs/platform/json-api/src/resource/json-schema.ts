@@ -23,11 +23,11 @@ export function isInputAttribute(name: string, def: AttributeDef, mode: InputMod
   return writable === true || (writable === 'create' && mode === 'create');
 }
 
-// Integers are stored in PostgreSQL `integer` columns: a larger value is a 422, never a 500.
-const INT4 = { minimum: -2147483648, maximum: 2147483647 };
+/** Integers are stored in PostgreSQL `integer` columns: a larger value is a 422, never a 500. */
+export const INTEGER_RANGE = { minimum: -2147483648, maximum: 2147483647 } as const;
 
 function scalarSchema(type: ItemDef['type'] | AttributeDef['type']): JsonSchema {
-  if (type === 'integer') return { type, ...INT4 };
+  if (type === 'integer') return { type, ...INTEGER_RANGE };
   return type === 'date-time' ? { type: 'string', format: 'date-time' } : { type };
 }
 
