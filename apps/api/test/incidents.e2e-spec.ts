@@ -60,6 +60,19 @@ describe('incidents over HTTP', () => {
     assert.equal(events[0].payload.title, 'Checkout is down', 'the event carries the full snapshot');
   });
 
+  test('a submitted slug is ignored and create and update warn with Deprecation and X-API-Warn', async () => {
+    const created = await send('POST', '/v1/incidents', incident({ title: 'Slugged outage', slug: 'mine' }));
+    assert.equal(created.status, 201);
+    assert.equal(created.body.data.attributes.slug, 'slugged-outage');
+    assert.equal(created.headers.get('deprecation'), 'true');
+    assert.match(created.headers.get('x-api-warn') ?? '', /slug/);
+    const updated = await send('PUT', `/v1/incidents/${created.body.data.id}`, incident({ slug: 'other' }));
+    assert.equal(updated.status, 200);
+    assert.equal(updated.body.data.attributes.slug, 'slugged-outage');
+    assert.equal(updated.headers.get('deprecation'), 'true');
+    assert.equal((await send('POST', '/v1/incidents', incident({ title: 'Plain outage' }))).headers.get('deprecation'), null);
+  });
+
   test('get by uuid and slug, update, delete; another organization gets 404', async () => {
     const created = await create({ title: unique('Search slow'), labels: { platform: 'osx' } });
     const byId = await send('GET', `/v1/incidents/${created.id}`);

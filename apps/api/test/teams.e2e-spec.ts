@@ -22,6 +22,24 @@ describe('teams over HTTP', () => {
   const newUser = async (o: TestOrganization): Promise<number> =>
     (await sql(`INSERT INTO users (organization_id, email, role) VALUES ($1, $2, 'user') RETURNING id`, [o.organizationId, `${randomUUID()}@example.com`]))[0].id;
 
+  test('a submitted slug is ignored and create, update and bulk_upsert warn with Deprecation and X-API-Warn', async () => {
+    const warned = (res: { headers: Headers }) => res.headers.get('deprecation') === 'true' && /slug/.test(res.headers.get('x-api-warn') ?? '');
+    const created = await send('POST', '/v1/teams', team({ name: 'Slugged Team', slug: 'mine' }));
+    assert.equal(created.status, 201);
+    assert.equal(created.body.data.attributes.slug, 'slugged-team');
+    assert.ok(warned(created));
+    const updated = await send('PUT', `/v1/teams/${created.body.data.id}`, team({ slug: 'other' }));
+    assert.equal(updated.status, 200);
+    assert.equal(updated.body.data.attributes.slug, 'slugged-team');
+    assert.ok(warned(updated));
+    // Its own organization: the bulk tests below count this one's external ids.
+    const own = await api.newOrganization();
+    const bulk = await send('POST', '/v1/teams/bulk_upsert', { entities: [{ external_id: 'slugged-1', name: 'Bulk Slugged', slug: 'x' }] }, own.token);
+    assert.equal(bulk.status, 200, JSON.stringify(bulk.body));
+    assert.ok(warned(bulk));
+    assert.equal((await send('POST', '/v1/teams', team({ name: 'Plain Team' }))).headers.get('deprecation'), null, 'no slug, no warning');
+  });
+
   test('CRUD with the reference attributes, membership, read-your-writes, tenancy', async () => {
     const [a, b] = [await newUser(org), await newUser(org)];
     const created = await send('POST', '/v1/teams', team({ name: 'Platform Team', public_description: 'We keep it up', external_id: 'ext-1', user_ids: [a], admin_ids: [b] }));

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { actorOf, can, CurrentCaller, forbidden, OwnedByTeam, RequirePermission, TeamOwnershipChecker, type Caller, type TeamOwnedRoute } from '@taproot/auth';
 import { parseBulkDelete, parseBulkUpsert, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
@@ -7,7 +7,9 @@ import {
   BulkUpsertResourcesCommand,
   GetResourceQuery,
   ListResourcesQuery,
+  warnDeprecated,
   type BulkUpsertResult,
+  type HeaderReply,
 } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { ChangeTeamCommand, CreateTeamCommand, DeleteTeamCommand, teamDefinition } from './team-commands';
@@ -51,13 +53,13 @@ export class TeamsController {
   @Post('bulk_upsert')
   @RequirePermission('groups', 'create')
   @HttpCode(200)
-  async bulkUpsert(@CurrentCaller() principal: Caller, @Body() body: unknown) {
+  async bulkUpsert(@CurrentCaller() principal: Caller, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
     // Upsert creates and updates: both are needed (reference, bulkUpsertGroups).
     if (!can(principal.permissions, 'groups', 'update')) throw forbidden({ family: 'groups', action: 'update' }, principal, principal.permissions);
     const entities = parseBulkUpsert(body);
     this.assertMayManageMembership(principal, entities.map((e) => e.input));
-    // Teams never answered the items' deprecation warnings: the document alone, as before.
-    const { document }: BulkUpsertResult = await this.commands.execute(new BulkUpsertResourcesCommand(teamDefinition, principal.organizationId, actorOf(principal), entities));
+    const { document, warnings }: BulkUpsertResult = await this.commands.execute(new BulkUpsertResourcesCommand(teamDefinition, principal.organizationId, actorOf(principal), entities));
+    warnDeprecated(reply, warnings);
     return document;
   }
 
@@ -77,22 +79,24 @@ export class TeamsController {
   @Post()
   @RequirePermission('groups', 'create')
   @HttpCode(201)
-  async create(@CurrentCaller() principal: Caller, @Body() body: unknown) {
-    const { attributes } = parseResourcePayload(teamSchema, body, 'create');
+  async create(@CurrentCaller() principal: Caller, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
+    const { attributes, warnings } = parseResourcePayload(teamSchema, body, 'create');
     this.assertMayManageMembership(principal, [attributes]);
     const data: ResourceObject = await this.commands.execute(new CreateTeamCommand(principal.organizationId, actorOf(principal), attributes));
+    warnDeprecated(reply, warnings);
     return { data };
   }
 
   @Put(':id')
   @RequirePermission('groups', 'update')
   @OwnedByTeam(OWN_TEAM)
-  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    const { attributes } = parseResourcePayload(teamSchema, body, 'update');
+  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
+    const { attributes, warnings } = parseResourcePayload(teamSchema, body, 'update');
     // A team key administers its own team, membership included (spec: "same permissions as a team admin").
     const ownTeam = principal.kind === 'team' && !!principal.teamId && (await this.ownership.owns(principal.organizationId, principal.teamId, OWN_TEAM, { params: { id } }));
     if (!ownTeam) this.assertMayManageMembership(principal, [attributes]);
     const data: ResourceObject = await this.commands.execute(new ChangeTeamCommand(principal.organizationId, actorOf(principal), id, attributes));
+    warnDeprecated(reply, warnings);
     return { data };
   }
 

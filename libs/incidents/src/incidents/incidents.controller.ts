@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { parseBulkCreate, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
-import type { Row } from '@taproot/resources';
+import { warnDeprecated, type HeaderReply, type Row } from '@taproot/resources';
 import { IncidentRoutes } from './incident-access';
 import {
   AddIncidentSubscribersCommand,
@@ -73,9 +73,11 @@ export class IncidentsController extends IncidentRoutes {
   @Post()
   @RequirePermission('incidents', 'create')
   @HttpCode(201)
-  async create(@CurrentCaller() principal: Caller, @Body() body: unknown) {
-    const { attributes } = parseResourcePayload(incidentSchema, body, 'create');
-    return this.dispatch(new CreateIncidentCommand(this.access(principal), attributes));
+  async create(@CurrentCaller() principal: Caller, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
+    const { attributes, warnings } = parseResourcePayload(incidentSchema, body, 'create');
+    const document = await this.dispatch(new CreateIncidentCommand(this.access(principal), attributes));
+    warnDeprecated(reply, warnings);
+    return document;
   }
 
   /** Historical incidents, all or none; a private item also needs create on private_incidents (docs/incidents.md). */
@@ -89,9 +91,11 @@ export class IncidentsController extends IncidentRoutes {
 
   @Put(':id')
   @RequirePermission('incidents', 'update')
-  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    const { attributes } = parseResourcePayload(incidentSchema, body, 'update');
-    return this.dispatch(new UpdateIncidentCommand(this.access(principal), id, attributes));
+  async update(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
+    const { attributes, warnings } = parseResourcePayload(incidentSchema, body, 'update');
+    const document = await this.dispatch(new UpdateIncidentCommand(this.access(principal), id, attributes));
+    warnDeprecated(reply, warnings);
+    return document;
   }
 
   @Delete(':id')

@@ -15,12 +15,12 @@ import {
 import type { FlatQuery } from './resource-reader';
 import { snapshotObject, type Snapshot } from './resource-writer';
 
-interface HeaderReply {
+export interface HeaderReply {
   header(name: string, value: string): unknown;
 }
 
 /** Deprecated writes (a submitted `slug`) answer normally plus these headers (spec, Versioning). */
-function warn(reply: HeaderReply, warnings: string[]): void {
+export function warnDeprecated(reply: HeaderReply, warnings: string[]): void {
   if (warnings.length === 0) return;
   reply.header('Deprecation', 'true');
   reply.header('X-API-Warn', warnings.join('; '));
@@ -121,7 +121,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       const snapshot: Snapshot = await this.commands.execute(
         new CreateResourceCommand(definition, principal.organizationId, actorOf(principal), attributes, parentId, userId),
       );
-      warn(reply, warnings);
+      warnDeprecated(reply, warnings);
       return document(snapshot);
     }
 
@@ -140,7 +140,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       const snapshot: Snapshot = await this.commands.execute(
         new UpdateResourceCommand(definition, principal.organizationId, actorOf(principal), id, attributes),
       );
-      warn(reply, warnings);
+      warnDeprecated(reply, warnings);
       return document(snapshot);
     }
 
@@ -171,7 +171,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       const { document, warnings }: BulkUpsertResult = await this.commands.execute(
         new BulkUpsertResourcesCommand(definition, principal.organizationId, actorOf(principal), entities),
       );
-      warn(reply, warnings);
+      warnDeprecated(reply, warnings);
       return document;
     }
 
