@@ -1,11 +1,13 @@
-import { RateLimiter } from '@taproot/auth';
+import { JwtAccessTokenVerifier, RateLimiter } from '@taproot/auth';
 import { SigningKeys } from '@taproot/identity';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
 import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';
 import { AuthModule } from './auth.module';
 import { mountProvider, recordRegistrations } from './oidc/mount';
-import { ACCESS_TOKEN_TTL, accessTokenIds, createOidcProvider, ID_TOKEN_TTL } from './oidc/provider';
+import { ACCESS_TOKEN_TTL, accessTokenIds, createOidcProvider, ID_TOKEN_TTL, publicJwks } from './oidc/provider';
+import { userinfoBeyondOpenId } from './oidc/userinfo';
+import { limitRequests } from './rate-limits';
 
 export type RunningAuth = RunningApp & { provider: Provider };
 
@@ -28,12 +30,13 @@ export async function startAuth(runtime: Runtime, port = runtime.config.authPort
   }
   const { keys } = await signingKeysOf(runtime).load();
   const jwtId = accessTokenIds({ keys, issuer: config.authIssuer, clock });
+  const audience = config.oauthAudience ?? config.publicUrl;
   const provider = createOidcProvider({
     dataSource,
     clock,
     logger: logger.child({ component: 'oidc-provider' }),
     issuer: config.authIssuer,
-    audience: config.oauthAudience ?? config.publicUrl,
+    audience,
     keys,
     jwtId,
     refreshGraceSeconds: config.oauthRefreshGraceSeconds,
@@ -41,10 +44,15 @@ export async function startAuth(runtime: Runtime, port = runtime.config.authPort
   });
   recordRegistrations(provider, dataSource, () => clock.now());
   const registrationLimiter = new RateLimiter(dataSource, clock, 3600);
+  // Taproot's own UserInfo answers (oidc/userinfo.ts) verify the token as the API does.
+  const tokens = new JwtAccessTokenVerifier(dataSource, { issuer: config.authIssuer, audience, keys: publicJwks(keys), clock });
   const running = await startNestApp(runtime, AuthModule.forRuntime(runtime, provider), {
     name: 'auth',
     port,
-    configure: (fastify) => mountProvider(fastify, provider, { registrationLimiter, jwtId }),
+    configure: (fastify) => {
+      limitRequests(fastify, new RateLimiter(dataSource, clock), config);
+      mountProvider(fastify, provider, { registrationLimiter, jwtId, userinfo: userinfoBeyondOpenId(provider, tokens, dataSource) });
+    },
   });
   return { ...running, provider };
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { TEST_API_AUDIENCE } from '../src/testing';
 import { authorize, publicClient, startFlowEnv, tokensFor, type FlowEnv } from './code-flow';
-import { postForm, postJson } from './oauth-test-helpers';
+import { postForm, postJson, userinfo as callUserinfo } from './oauth-test-helpers';
 
 const GRACE_SECONDS = 30;
 
@@ -14,6 +14,7 @@ describe('authorization code flow with PKCE, tokens, refresh, revocation, userin
   const exchange = (code: string, verifier: string) => token({ grant_type: 'authorization_code', code, redirect_uri: env.redirectUri, code_verifier: verifier });
   const refresh = (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken });
   const apiStatus = async (accessToken: string) => (await env.api.request('GET', '/v1/services', { token: accessToken })).status;
+  const userinfo = (accessToken: string) => callUserinfo(env.auth.url, accessToken);
 
   before(async () => {
     env = await startFlowEnv({ OAUTH_REFRESH_GRACE_SECONDS: String(GRACE_SECONDS) });
@@ -139,10 +140,6 @@ describe('authorization code flow with PKCE, tokens, refresh, revocation, userin
   });
 
   test('UserInfo returns the claims of the granted scopes, for the same token the API takes', async () => {
-    const userinfo = async (accessToken: string) => {
-      const res = await fetch(`${env.auth.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
-      return { status: res.status, body: await res.json() };
-    };
     const all = await tokensFor(env, clientId, 'openid profile email ir.services:read');
     const [user] = await env.api.runtime.dataSource.query(
       `SELECT v.full_name, r.name AS role, oc.name AS on_call_role FROM users u JOIN users_view v ON v.id = u.id
@@ -161,6 +158,18 @@ describe('authorization code flow with PKCE, tokens, refresh, revocation, userin
     expect((await userinfo((await tokensFor(env, clientId, 'openid')).access_token)).body).toEqual({ sub: String(env.person.userId) });
     expect((await userinfo((await tokensFor(env, clientId, 'openid email')).access_token)).body).toEqual({ sub: String(env.person.userId), email: env.person.email });
     assert.equal((await userinfo('not-a-token')).status, 401);
+  });
+
+  test('UserInfo answers a token granted without openid too: sub, and the claims of its other scopes', async () => {
+    const sub = String(env.person.userId);
+    const plain = await userinfo((await tokensFor(env, clientId, 'ir.services:read')).access_token);
+    assert.equal(plain.status, 200, JSON.stringify(plain.body));
+    assert.equal(plain.headers.get('cache-control'), 'no-store');
+    expect(plain.body).toEqual({ sub });
+    expect((await userinfo((await tokensFor(env, clientId, 'email ir.services:read')).access_token)).body).toEqual({ sub, email: env.person.email });
+    const revoked = await tokensFor(env, clientId, 'ir.services:read');
+    await postForm(`${env.auth.url}/oauth/revoke`, { token: revoked.access_token, client_id: clientId });
+    assert.equal((await userinfo(revoked.access_token)).status, 401);
   });
 
   test('a confidential client authenticates with HTTP Basic', async () => {

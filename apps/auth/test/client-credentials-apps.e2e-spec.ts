@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the api app's test harness (not exported by @taproot/api), for an API trusting this auth app
 import { startTestApi, type TestApi, type TestOrganization } from '../../api/src/testing';
 import { startTestAuth, TEST_API_AUDIENCE, type TestAuth } from '../src/testing';
-import { postForm } from './oauth-test-helpers';
+import { postForm, userinfo } from './oauth-test-helpers';
 
 /**
  * Client-credentials applications end to end: created by an administrator over the admin API
@@ -60,6 +60,16 @@ describe('client-credentials applications: admin-created, their tokens accepted 
     assert.equal(me.body.data.id, String(app.serviceUserId));
     assert.equal(me.body.data.attributes.email, `app-${app.id}@apps.taproot.invalid`);
     assert.equal(me.body.data.attributes.full_name, 'Reporter');
+  });
+
+  test('UserInfo answers an application’s token with its service user, no OpenID scope needed', async () => {
+    const app = await newApp('oc.alerts:read');
+    const res = await userinfo(auth.url, (await token(app, 'oc.alerts:read')).body.access_token);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.sub, String(app.serviceUserId));
+    assert.equal(res.body.email, `app-${app.id}@apps.taproot.invalid`);
+    assert.equal(res.body.name, 'Reporter');
+    assert.equal(res.body.team_id, org.organizationId);
   });
 
   test('the provider refuses a wrong secret and scopes beyond the application', async () => {

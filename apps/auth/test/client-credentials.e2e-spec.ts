@@ -1,8 +1,8 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { afterAll as after, beforeAll as before, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { startTestAuth, TEST_API_AUDIENCE, type TestAuth } from '../src/testing';
-import { insertClientCredentialsApp, postForm, startTestApi, type TestApi, type TestApplication } from './oauth-test-helpers';
+import { insertClientCredentialsApp, postForm, startTestApi, userinfo, type TestApi, type TestApplication } from './oauth-test-helpers';
 
 describe('client credentials', () => {
   let auth: TestAuth;
@@ -68,6 +68,30 @@ describe('client credentials', () => {
     const revoked = await postForm(`${auth.url}/oauth/revoke`, { token: body.access_token, token_type_hint: 'access_token' }, { id: app.clientId, secret: app.clientSecret });
     assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
     assert.equal((await api.request('GET', '/v1/services', { token: body.access_token })).status, 401);
+  });
+
+  test('UserInfo answers a client-credentials token with its service user: sub and all its claims', async () => {
+    const [user] = await api.runtime.dataSource.query(
+      `SELECT u.email, v.full_name, r.name AS role, oc.name AS on_call_role FROM users u JOIN users_view v ON v.id = u.id
+         JOIN roles r ON r.id = u.role_id JOIN on_call_roles oc ON oc.id = u.on_call_role_id WHERE u.id = $1`,
+      [app.serviceUserId],
+    );
+    const claims = { sub: String(app.serviceUserId), email: user.email, name: user.full_name, team_id: organizationId, role: user.role, on_call_role: user.on_call_role };
+    for (const scope of ['ir.services:read', 'all openid']) {
+      const res = await userinfo(auth.url, (await token(scope)).body.access_token);
+      assert.equal(res.status, 200, `${scope}: ${JSON.stringify(res.body)}`);
+      expect(res.body).toEqual(claims);
+    }
+  });
+
+  test('a revoked client-credentials token gets 401 at UserInfo, with the OAuth error', async () => {
+    const { body } = await token('ir.services:read');
+    assert.equal((await userinfo(auth.url, body.access_token)).status, 200);
+    await postForm(`${auth.url}/oauth/revoke`, { token: body.access_token }, { id: app.clientId, secret: app.clientSecret });
+    const refused = await userinfo(auth.url, body.access_token);
+    assert.equal(refused.status, 401);
+    assert.equal(refused.body.error, 'invalid_token');
+    assert.match(refused.headers.get('www-authenticate') ?? '', /^Bearer realm="[^"]+", error="invalid_token"/);
   });
 
   test('a revoked application gets no token', async () => {

@@ -22,12 +22,18 @@ export function postJson(url: string, body: unknown, localAddress = '127.0.0.1')
   });
 }
 
-export async function postForm(url: string, form: Record<string, string>, basic?: { id: string; secret: string }): Promise<{ status: number; body: Json }> {
+export async function postForm(url: string, form: Record<string, string>, basic?: { id: string; secret: string }): Promise<{ status: number; body: Json; headers: Headers }> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   if (basic) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`).toString('base64')}`;
   const res = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(form) });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** UserInfo with the token in the Authorization header (spec: "with the same bearer header"). */
+export async function userinfo(authUrl: string, accessToken: string): Promise<{ status: number; body: Json; headers: Headers }> {
+  const res = await fetch(`${authUrl}/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+  return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
 export interface TestApplication {

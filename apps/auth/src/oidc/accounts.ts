@@ -9,6 +9,15 @@ export interface AccountClaims {
   on_call_role: string | null;
 }
 
+/** The claims each scope releases (spec, UserInfo and ID token): oidc-provider's `claims` configuration. */
+export const SCOPE_CLAIMS: Record<string, (keyof AccountClaims)[]> = { openid: ['sub'], email: ['email'], profile: ['name', 'team_id', 'role', 'on_call_role'] };
+
+/** The claims the scopes release: `sub` always (it names the token's user), the others by scope. */
+export function releasedClaims(account: AccountClaims, scopes: string[]): Partial<AccountClaims> {
+  const names = Object.entries(SCOPE_CLAIMS).flatMap(([scope, claims]) => (scopes.includes(scope) ? claims : []));
+  return Object.fromEntries(['sub' as const, ...names].map((name) => [name, account[name]]));
+}
+
 /**
  * An account is one `users` row (accountId = users.id as text): a person with several
  * organizations has one account per organization, chosen on the organization picker.

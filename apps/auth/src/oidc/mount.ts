@@ -23,12 +23,18 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 /**
  * Hands the protocol paths (`/oauth/*`, `/.well-known/*`) to oidc-provider before Fastify parses
  * anything (the provider reads its own bodies); the rest (health, `/interaction/*`) stays Nest's.
- * RFC 8414 metadata is the OpenID discovery document (a superset of it).
+ * RFC 8414 metadata is the OpenID discovery document (a superset of it). UserInfo answers itself
+ * for the tokens the provider's handler refuses by design.
  */
 export function mountProvider(
   fastify: FastifyInstance,
   provider: Provider,
-  opts: { registrationLimiter: RateLimiter; jwtId: (token: string) => Promise<string | null> },
+  opts: {
+    registrationLimiter: RateLimiter;
+    jwtId: (token: string) => Promise<string | null>;
+    /** Taproot's UserInfo answer for a token the provider's handler refuses by design (oidc/userinfo.ts), else null. */
+    userinfo: (authorization: string | undefined) => Promise<object | null>;
+  },
 ): void {
   const callback = provider.callback();
   fastify.addHook('onRequest', async (request, reply) => {
@@ -41,6 +47,10 @@ export function mountProvider(
         return reply.code(429).headers(error.headers).send(RateLimitExceededError.BODY);
       }
     }
+    if (path === '/oauth/userinfo' && (request.method === 'GET' || request.method === 'POST')) {
+      const claims = await opts.userinfo(request.headers.authorization);
+      if (claims) return reply.header('cache-control', 'no-store').send(claims);
+    }
     // Revoking or introspecting a JWT access token: the provider is handed its stored id, and
     // checks the client and performs the revocation itself (the API then refuses the token).
     if (request.method === 'POST' && TOKEN_PARAM_PATHS.has(path) && request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
@@ -51,6 +61,8 @@ export function mountProvider(
       (request.raw as IncomingMessage & { body?: string }).body = form.toString();
     }
     if (path === '/.well-known/oauth-authorization-server') request.raw.url = `/.well-known/openid-configuration${query ? `?${query}` : ''}`;
+    // Fastify no longer sends this reply: the headers set so far (the rate limit's) go on the raw response.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
     callback(request.raw, reply.raw);
   });

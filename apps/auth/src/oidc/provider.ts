@@ -2,11 +2,11 @@ import type { Clock, Logger } from '@taproot/config';
 import { parseScope, SUPPORTED_SCOPES } from '@taproot/auth';
 import { postgresOidcAdapter, SIGNING_ALG } from '@taproot/identity';
 import { createHash } from 'node:crypto';
-import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWK } from 'jose';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { messagePage, PAGE_HEADERS } from '../interactions/pages';
-import { findAccount, loadAccount, type AccountClaims } from './accounts';
+import { findAccount, loadAccount, SCOPE_CLAIMS, type AccountClaims } from './accounts';
 import { checkRegistration } from './registration';
 
 /** Access tokens and ID tokens live 1 hour (spec); codes 60 seconds. */
@@ -47,7 +47,7 @@ export interface OidcProviderOptions {
  * signature, issuer and expiry check out (null: not a live token of ours).
  */
 export function accessTokenIds(opts: { keys: JWK[]; issuer: string; clock: Clock }): (token: string) => Promise<string | null> {
-  const publicKeys = createLocalJWKSet({ keys: opts.keys.map(publicJwk) });
+  const publicKeys = createLocalJWKSet(publicJwks(opts.keys));
   return async (token) => {
     try {
       const { payload } = await jwtVerify(token, publicKeys, { issuer: opts.issuer, currentDate: opts.clock.now() });
@@ -59,7 +59,10 @@ export function accessTokenIds(opts: { keys: JWK[]; issuer: string; clock: Clock
 }
 
 const PRIVATE_FIELDS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi']);
-const publicJwk = (jwk: JWK): JWK => Object.fromEntries(Object.entries(jwk).filter(([k]) => !PRIVATE_FIELDS.has(k))) as JWK;
+/** The signing keys' public halves: what verifies the tokens they signed. */
+export const publicJwks = (keys: JWK[]): JSONWebKeySet => ({
+  keys: keys.map((jwk) => Object.fromEntries(Object.entries(jwk).filter(([k]) => !PRIVATE_FIELDS.has(k))) as JWK),
+});
 
 /** Fields oidc-provider reads back from a stored access token (userinfo, introspection, revocation). */
 const STORED_TOKEN_FIELDS = ['accountId', 'clientId', 'grantId', 'gty', 'scope', 'sid', 'sessionUid', 'expiresWithSession', 'extra'] as const;
@@ -94,7 +97,7 @@ export function createOidcProvider(opts: OidcProviderOptions): Provider {
     cookies: { keys: [createHash('sha256').update(`cookies:${opts.cookieSecret}`).digest('base64url')] },
     routes: OAUTH_ROUTES,
     scopes: [...SUPPORTED_SCOPES],
-    claims: { openid: ['sub'], email: ['email'], profile: ['name', 'team_id', 'role', 'on_call_role'] },
+    claims: SCOPE_CLAIMS,
     responseTypes: ['code'],
     pkce: { required: () => true },
     enabledJWA: { idTokenSigningAlgValues: [SIGNING_ALG] },

@@ -5,7 +5,7 @@ import { JsonApiError } from '@taproot/json-api';
 import { recordRequestSession } from '@taproot/messaging';
 import type { Caller } from '../caller/caller';
 import { CallerResolver } from '../caller/caller-resolver';
-import { rateLimitHeaders, RateLimiter, RateLimitExceededError, requestKind } from '../rate-limits/rate-limiter';
+import { addressLimit, rateLimitHeaders, RateLimiter, RateLimitExceededError } from '../rate-limits/rate-limiter';
 import type { Principal } from './principal';
 
 const PUBLIC_ROUTE = 'taproot:public';
@@ -51,9 +51,8 @@ export class BearerAuthGuard implements CanActivate {
    * response carries the rate-limit headers (spec, Limits), and guessing tokens is throttled.
    */
   private async refuse(request: AuthenticatedRequest, detail: string, tokenRefused = false): Promise<never> {
-    const kind = requestKind(request.method);
-    const limit = kind === 'read' ? this.config.rateLimitReadsPerMinute : this.config.rateLimitWritesPerMinute;
-    const decision = await this.limiter.hit(`anonymous:${request.ip ?? 'unknown'}:${kind}`, limit);
+    const { bucket, limit } = addressLimit(this.config, 'anonymous', request);
+    const decision = await this.limiter.hit(bucket, limit);
     if (!decision.allowed) throw new RateLimitExceededError(decision);
     throw unauthorized(detail, rateLimitHeaders(decision), tokenRefused);
   }

@@ -1,4 +1,4 @@
-import type { Clock } from '@taproot/config';
+import type { Clock, TaprootConfig } from '@taproot/config';
 import type { DataSource } from 'typeorm';
 
 export interface RateLimitDecision {
@@ -164,6 +164,20 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Spec, Limits: reads (GET, HEAD, OPTIONS) and writes (everything else) have separate budgets. */
 export function requestKind(method: string): 'read' | 'write' {
   return READS.has(method.toUpperCase()) ? 'read' : 'write';
+}
+
+/**
+ * A request no API key or token vouches for counts per client address against the deployment's
+ * read or write limit (docs/decisions/0001): the api's refused tokens, every request to the auth
+ * app. `host` keeps each app's counts apart.
+ */
+export function addressLimit(
+  config: Pick<TaprootConfig, 'rateLimitReadsPerMinute' | 'rateLimitWritesPerMinute'>,
+  host: string,
+  request: { method: string; ip?: string },
+): { bucket: string; limit: number } {
+  const kind = requestKind(request.method);
+  return { bucket: `${host}:${request.ip ?? 'unknown'}:${kind}`, limit: kind === 'read' ? config.rateLimitReadsPerMinute : config.rateLimitWritesPerMinute };
 }
 
 /** The spec's header set (Limits): `X-RateLimit-Limit: <count>, <count>;window=<seconds>`. */
