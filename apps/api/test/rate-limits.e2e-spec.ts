@@ -64,6 +64,26 @@ describe('rate limits and request ids over HTTP', () => {
     assert.equal((await b.request('GET', '/v1/services', { token: org.token })).status, 200, 'a valid key keeps its own budget');
   });
 
+  test('public routes carry the headers too, counted per client address; inbound alerts keep their own limit', async () => {
+    // Its own database: the per-address budget above must start empty.
+    const c = await startTestApi({ databaseUrl: await createScratchDatabase(), env: { RATE_LIMIT_READS_PER_MINUTE: '2' } });
+    try {
+      const first = await c.request('GET', '/v1/openapi.json');
+      assert.equal(first.status, 200);
+      assert.equal(first.headers.get('x-ratelimit-limit'), '2, 2;window=60');
+      assert.equal(first.headers.get('x-ratelimit-used'), '1');
+      assert.equal((await c.request('GET', '/v1/openapi.json')).headers.get('x-ratelimit-remaining'), '0');
+      const over = await c.request('GET', '/v1/openapi.json');
+      assert.equal(over.status, 429);
+      assert.match(over.headers.get('retry-after') ?? '', /^\d+$/);
+      const inbound = await c.request('POST', '/v1/alert_sources/00000000-0000-4000-8000-000000000000/alerts', { body: { summary: 'x' }, headers: { 'content-type': 'application/json' } });
+      assert.equal(inbound.status, 401, 'an inbound alert is refused by its source check, not by the address budget');
+      assert.equal(inbound.headers.get('x-ratelimit-limit'), null);
+    } finally {
+      await c.close();
+    }
+  });
+
   test('X-Request-Id is echoed, or generated when absent', async () => {
     const given = await a.request('GET', '/healthz', { headers: { 'x-request-id': 'trace-123' } });
     assert.equal(given.headers.get('x-request-id'), 'trace-123');

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { Public } from '@taproot/auth';
+import { OwnRateLimit, Public } from '@taproot/auth';
 import type { FlatQuery } from '@taproot/json-api';
 import { IngestAlertsCommand, type IngestedAlerts, type InboundRequest } from './ingest-alerts/ingest-alerts.command';
 
@@ -12,6 +12,7 @@ import { IngestAlertsCommand, type IngestedAlerts, type InboundRequest } from '.
  * No bearer token: the source's secret authenticates the sender (a signature, or `?secret=`).
  */
 @Public()
+@OwnRateLimit()
 @Controller('v1/alert_sources')
 export class AlertIngestionController {
   constructor(private readonly commands: CommandBus) {}

@@ -1,15 +1,24 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import type { Principal } from '../principal/principal';
-import { rateLimitHeaders, RateLimiter, RateLimitExceededError, requestKind } from './rate-limiter';
+import { addressLimit, rateLimitHeaders, RateLimiter, RateLimitExceededError, requestKind, type RateLimitDecision } from './rate-limiter';
 
 interface LimitedRequest {
   method: string;
+  ip?: string;
   principal?: Principal;
 }
 interface HeaderReply {
   header(name: string, value: string): unknown;
 }
+
+const OWN_LIMIT = 'taproot:own-rate-limit';
+/**
+ * A public route limited by a rule of its own (inbound alerts: per alert source), not by the
+ * client's address: a relay sending for many sources from one address is not throttled as one.
+ */
+export const OwnRateLimit = () => SetMetadata(OWN_LIMIT, true);
 
 /**
  * Reads and writes are limited separately per API key (spec, Limits), after authentication
@@ -18,6 +27,7 @@ interface HeaderReply {
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(
+    private readonly reflector: Reflector,
     private readonly limiter: RateLimiter,
     @Inject(TAPROOT_CONFIG) private readonly config: TaprootConfig,
   ) {}
@@ -26,7 +36,14 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<LimitedRequest>();
     const principal = request.principal;
-    if (!principal) return true;
+    const reply = http.getResponse<HeaderReply>();
+    // A public route (the OpenAPI document) has no caller: it counts per client address, with
+    // refused tokens, so its responses carry the headers too (spec: every response).
+    if (!principal) {
+      if (this.reflector.getAllAndOverride<boolean>(OWN_LIMIT, [context.getHandler(), context.getClass()])) return true;
+      const { bucket, limit } = addressLimit(this.config, 'anonymous', request);
+      return this.allow(reply, await this.limiter.take(bucket, limit));
+    }
     const kind = requestKind(request.method);
     // The organization's own setting wins over the deployment default.
     const limit =
@@ -36,9 +53,11 @@ export class RateLimitGuard implements CanActivate {
     // Per API key; an OAuth token counts against its client and user together.
     const clientId = (principal as { clientId?: string | null }).clientId ?? 'none';
     const subject = principal.apiKeyId ? `key:${principal.apiKeyId}` : `oauth:${clientId}:${principal.organizationId}:${principal.userId}`;
-    const decision = await this.limiter.take(`${subject}:${kind}`, limit);
+    return this.allow(reply, await this.limiter.take(`${subject}:${kind}`, limit));
+  }
+
+  private allow(reply: HeaderReply, decision: RateLimitDecision): true {
     if (!decision.allowed) throw new RateLimitExceededError(decision);
-    const reply = http.getResponse<HeaderReply>();
     for (const [name, value] of Object.entries(rateLimitHeaders(decision))) reply.header(name, value);
     return true;
   }
