@@ -17,10 +17,10 @@ describe('GET /v1/openapi.json declares every /v1 route the api serves', () => {
   });
   after(() => api.close());
 
-  // HEAD is Fastify's automatic twin of GET; the document itself is not an API operation.
+  // HEAD is Fastify's automatic twin of GET; the document itself (whole or split) is not an API operation.
   const operations = () =>
     servedRoutes(api)
-      .filter((r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json')
+      .filter((r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json' && !r.path.startsWith('/v1/openapi/'))
       .flatMap((r) => r.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`));
 
   test('every served operation is in the document', () => {
@@ -47,5 +47,45 @@ describe('GET /v1/openapi.json declares every /v1 route the api serves', () => {
     const me = paths['/v1/users/me']?.get as { operationId: string; responses: Record<string, unknown> } | undefined;
     assert.equal(me?.operationId, 'getCurrentUser');
     assert.deepEqual(Object.keys(me!.responses).sort(), ['200', '401', '404']);
+  });
+});
+
+describe('the OpenAPI document split by operation (spec, Versioning)', () => {
+  let api: TestApi;
+  let whole: { paths: Record<string, Record<string, { operationId?: string }>> };
+  before(async () => {
+    api = await startTestApi();
+    whole = (await api.request('GET', '/v1/openapi.json')).body;
+  });
+  after(() => api.close());
+
+  const refsOf = (value: unknown): string[] =>
+    Array.isArray(value) ? value.flatMap(refsOf) : value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => (k === '$ref' ? [v as string] : refsOf(v))) : [];
+
+  test('the index lists every operation of the whole document, and each one is a standalone document that resolves', async () => {
+    const index = await api.request('GET', '/v1/openapi/operations.json');
+    assert.equal(index.status, 200);
+    assert.match(index.headers.get('x-ratelimit-limit') ?? '', /window=60/);
+    const listed = index.body.operations as { operation_id: string; method: string; path: string; href: string }[];
+    const declared = Object.values(whole.paths).flatMap((item) => Object.values(item).flatMap((op) => (op && typeof op === 'object' && op.operationId ? [op.operationId] : [])));
+    assert.deepEqual(listed.map((o) => o.operation_id).sort(), [...declared].sort());
+    assert.ok(listed.length > 100, `${listed.length} operations`);
+    for (const entry of listed) {
+      const res = await api.request('GET', entry.href);
+      assert.equal(res.status, 200, entry.href);
+      const doc = res.body;
+      assert.deepEqual(Object.keys(doc.paths), [entry.path]);
+      assert.deepEqual(Object.keys(doc.paths[entry.path]).filter((k) => k !== 'parameters'), [entry.method.toLowerCase()]);
+      for (const ref of refsOf(doc)) {
+        const [, section, name] = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref) ?? [];
+        assert.ok(doc.components?.[section]?.[name] !== undefined, `${entry.operation_id}: ${ref} resolves inside its document`);
+      }
+    }
+  });
+
+  test('an unknown operation is a 404 errors document', async () => {
+    const res = await api.request('GET', '/v1/openapi/operations/deleteEverything.json');
+    assert.equal(res.status, 404);
+    assert.match(res.body.errors[0].detail, /No operation deleteEverything/);
   });
 });

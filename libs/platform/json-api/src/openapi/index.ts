@@ -1,1 +1,2 @@
 export * from './openapi-document';
+export * from './operation-documents';
