@@ -55,6 +55,15 @@ describe('alerts over HTTP', () => {
     assert.deepEqual(events.body.data.map((e: { attributes: Attributes }) => e.attributes.action), ['created']);
   });
 
+  test('GET /v1/alerts/{id} also takes the short_id; another organization gets 404 for it', async () => {
+    const alert = await create({ summary: 'Known by its short id' });
+    const byShortId = await send('GET', `/v1/alerts/${alert.attributes.short_id}`);
+    assert.equal(byShortId.status, 200, JSON.stringify(byShortId.body));
+    assert.equal(byShortId.body.data.id, alert.id);
+    assert.equal((await send('GET', `/v1/alerts/${alert.attributes.short_id}`, undefined, other.token)).status, 404);
+    assert.equal((await send('GET', '/v1/alerts/0000000000')).status, 404);
+  });
+
   test('summary is required, deferred is not a create status, and the urgency must be of the organization', async () => {
     const missing = await send('POST', '/v1/alerts', doc({ description: 'no summary' }));
     assert.equal(missing.status, 422);

@@ -22,6 +22,8 @@ export const alertSchema = defineResource({
   readTable: 'alerts_read',
   defaultSort: 'created_at',
   cursor: true,
+  // People and tools name alerts by it (the hosted API's clients look them up so).
+  recordKey: 'short_id',
   operations: ['list', 'create', 'get', 'update'],
   updateMethod: 'patch',
   attributes: {

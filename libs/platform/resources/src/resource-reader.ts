@@ -8,6 +8,7 @@ import {
   type ResourceSchema,
   type SingleDocument,
   isUuid,
+  recordKeyOf,
 } from '@taproot/json-api';
 import { quoteIdent } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
@@ -40,10 +41,10 @@ export class ResourceReader {
   }
 
   async get(schema: ResourceSchema, organizationId: string, id: string): Promise<SingleDocument> {
-    const bySlug = !isUuid(id) && 'slug' in schema.attributes;
-    if (!bySlug && !isUuid(id)) throw JsonApiError.notFound(schema.type, id);
+    const key = isUuid(id) ? 'id' : recordKeyOf(schema);
+    if (!key) throw JsonApiError.notFound(schema.type, id);
     const [row] = await this.dataSource.query(
-      `SELECT * FROM ${quoteIdent(schema.readTable)} WHERE ${bySlug ? '"slug"' : 'id'} = $1 AND organization_id = $2`,
+      `SELECT * FROM ${quoteIdent(schema.readTable)} WHERE ${quoteIdent(key)} = $1 AND organization_id = $2`,
       [id, organizationId],
     );
     if (!row) throw JsonApiError.notFound(schema.type, id);

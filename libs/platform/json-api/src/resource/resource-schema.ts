@@ -145,7 +145,15 @@ export interface ResourceSchema {
   bulk?: boolean;
   /** Filters that are not plain attributes, e.g. `filter[search]`, `filter[slug]`. */
   extraFilters?: Record<string, { description: string }>;
+  /**
+   * The attribute that also names a record in `{id}` besides its uuid (unique in an
+   * organization): `slug` when the resource has one, else none unless declared (alerts: `short_id`).
+   */
+  recordKey?: string;
 }
+
+/** The attribute a non-uuid `{id}` is looked up by, or null. */
+export const recordKeyOf = (schema: ResourceSchema): string | null => schema.recordKey ?? ('slug' in schema.attributes ? 'slug' : null);
 
 /** Attributes every resource has and no client writes. */
 export const TIMESTAMP_ATTRIBUTES: Record<string, AttributeDef> = {
