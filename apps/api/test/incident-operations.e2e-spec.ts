@@ -145,8 +145,20 @@ describe('incident operations beyond status: duplicates, sub-incidents, subscrib
     assert.deepEqual((await assign(role.id, ann)).body.data.attributes.role_assignments, [{ incident_role_id: role.id, user_id: String(ann) }]);
     const replaced = await assign(role.id, bo);
     assert.deepEqual(replaced.body.data.attributes.role_assignments, [{ incident_role_id: role.id, user_id: String(bo) }], 'one holder at a time');
+    // include=roles: the assignments, each with its role and user (the hosted API's shape).
     const included = await send('GET', `/v1/incidents/${target.id}?include=roles`);
-    assert.deepEqual(included.body.included.map((r: { id: string }) => r.id), [role.id]);
+    assert.equal(included.status, 200);
+    const [assignment, ...more] = included.body.included;
+    assert.equal(more.length, 0);
+    assert.equal(assignment.type, 'incident_role_assignments');
+    assert.equal(assignment.attributes.incident_role.data.id, role.id);
+    assert.equal(assignment.attributes.incident_role.data.attributes.name, role.attributes.name);
+    assert.equal(assignment.attributes.user.data.id, String(bo));
+    assert.equal(assignment.relationships.incident_role.data.id, role.id);
+    assert.equal(assignment.relationships.user.data.id, String(bo));
+    assert.deepEqual(included.body.data.relationships.roles.data, [{ type: 'incident_role_assignments', id: assignment.id }]);
+    const again = await send('GET', `/v1/incidents?include=roles&filter[search]=${encodeURIComponent(String(target.attributes.title))}`);
+    assert.equal(again.body.included.find((r: { type: string }) => r.type === 'incident_role_assignments')?.id, assignment.id, 'the id is stable across reads');
 
     const unassigned = await send('DELETE', `/v1/incidents/${target.id}/unassign_role_from_user`, incident({ incident_role_id: role.id, user_id: String(bo) }));
     assert.equal(unassigned.status, 200);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { catalogIdsNamed, catalogRecords, type CatalogType } from '@taproot/catalog';
 import { teamIdsNamed, teamRecords, userRecords } from '@taproot/identity';
 import {
@@ -87,8 +88,7 @@ async function included(db: Queryable, organizationId: string, rows: Row[], name
       continue;
     }
     if (name === 'roles') {
-      const roleIds = (row: Row) => ((row.role_assignments as { incident_role_id: string }[] | null) ?? []).map((a) => a.incident_role_id);
-      link(name, roleIds, await readRecords(db, incidentRoleSchema, organizationId, all(roleIds)));
+      link(name, (row) => assignmentsOf(row).map((a) => assignmentId(row, a)), await roleAssignments(db, organizationId, rows));
       continue;
     }
     const { idAttribute } = (incidentSchema.relationships as Record<string, { idAttribute: string }>)[name];
@@ -100,6 +100,47 @@ async function included(db: Queryable, organizationId: string, rows: Row[], name
   }
   const unique = [...new Map(records.map((r) => [`${r.type}:${r.id}`, r])).values()];
   return { included: unique, links };
+}
+
+interface Assignment {
+  incident_role_id: string;
+  user_id: string;
+}
+
+const assignmentsOf = (row: Row) => (row.role_assignments as Assignment[] | null) ?? [];
+
+/** An assignment has no row of its own: its id is derived from the incident and the role, stably. */
+function assignmentId(row: Row, assignment: Assignment): string {
+  const hex = createHash('sha256').update(`${String(row.id)}:${assignment.incident_role_id}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * `include=roles`: the incidents' role assignments as `incident_role_assignments`, each with its
+ * `incident_role` and `user` (the hosted API's shape: the records in attributes and linkage in
+ * relationships).
+ */
+async function roleAssignments(db: Queryable, organizationId: string, rows: Row[]): Promise<Map<string, ResourceObject>> {
+  const all = rows.flatMap((row) => assignmentsOf(row).map((a) => ({ row, a })));
+  const roles = await readRecords(db, incidentRoleSchema, organizationId, [...new Set(all.map(({ a }) => a.incident_role_id))]);
+  const users = await userRecords(db, organizationId, [...new Set(all.map(({ a }) => String(a.user_id)))]);
+  const linkage = (record: ResourceObject | undefined) => ({ data: record ? { type: record.type, id: record.id } : null });
+  return new Map(
+    all.map(({ row, a }) => {
+      const role = roles.get(a.incident_role_id);
+      const user = users.get(String(a.user_id));
+      const id = assignmentId(row, a);
+      return [
+        id,
+        {
+          type: 'incident_role_assignments',
+          id,
+          attributes: { incident_role: { data: role ?? null }, user: { data: user ?? null } },
+          relationships: { incident: { data: { type: 'incidents', id: String(row.id) } }, incident_role: linkage(role), user: linkage(user) },
+        },
+      ];
+    }),
+  );
 }
 
 /** Presents read-model rows and adds what `include` asks for. */

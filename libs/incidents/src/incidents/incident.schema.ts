@@ -154,7 +154,7 @@ export const incidentSchema = defineResource({
     groups: { type: 'groups', many: true, idAttribute: 'group_ids' },
     incident_types: { type: 'incident_types', many: true, idAttribute: 'incident_type_ids' },
     subscribers: { type: 'users', many: true, idAttribute: 'subscriber_ids' },
-    roles: { type: 'incident_roles', many: true, idAttribute: 'role_assignments' },
+    roles: { type: 'incident_role_assignments', many: true, idAttribute: 'role_assignments' },
     events: { type: 'incident_events', many: true, idAttribute: 'id' },
     action_items: { type: 'incident_action_items', many: true, idAttribute: 'id' },
     sub_statuses: { type: 'incident_sub_statuses', many: true, idAttribute: 'id' },
