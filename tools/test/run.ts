@@ -6,7 +6,8 @@
  * The whole run (no file filter) goes through Nx: the servers are started here once, then
  * `nx run-many -t test` runs each project's target (`run.ts --project <root>/`), which finds them
  * in the environment; each writes its counts for the total.
- * `--suite conformance` runs *.conformance-spec.ts (needs ../shared beside the repository).
+ * `--suite conformance` runs *.conformance-spec.ts (needs ../shared beside the repository);
+ * `--suite fuzz` runs *.fuzz-spec.ts (Schemathesis against the api, tools/fuzz).
  * Ends with one line `N passed, N failed`.
  */
 import 'reflect-metadata';
@@ -33,6 +34,7 @@ const viaNx = suite === 'default' && only.length === 0 && process.env.TAPROOT_TE
 const PATTERNS: Record<string, string[]> = {
   default: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts', '**/*.e2e-spec.ts'],
   conformance: ['**/*.conformance-spec.ts'],
+  fuzz: ['**/*.fuzz-spec.ts'],
 };
 
 function progress(message: string): void {
