@@ -76,14 +76,20 @@ function enforceMediaType(fastify: FastifyInstance): void {
   });
 }
 
-/** Fastify refuses a path that does not percent-decode (`%ED%A0%80`) before any hook: a JSON:API 400 too. */
-const answerBadUrl = (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
-  const { status, errors } = JsonApiError.of(400, 'Invalid characters', 'The request path is not valid percent-encoded UTF-8', 'INVALID_CHARACTERS');
-  void reply.status(error.code === 'FST_ERR_BAD_URL' ? status : (error.statusCode ?? 500)).header('content-type', JSON_API_MEDIA_TYPE).send({ errors });
+/**
+ * What Fastify refuses before any hook, as JSON:API errors too: a path that does not
+ * percent-decode (`%ED%A0%80`), or a path parameter over its length limit (414).
+ */
+const answerFrameworkError = (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
+  const { status, errors } =
+    error.code === 'FST_ERR_BAD_URL'
+      ? JsonApiError.of(400, 'Invalid characters', 'The request path is not valid percent-encoded UTF-8', 'INVALID_CHARACTERS')
+      : JsonApiError.of(error.statusCode ?? 400, error.statusCode === 414 ? 'URI too long' : 'Bad request', error.message, error.code ?? null);
+  void reply.status(status).header('content-type', JSON_API_MEDIA_TYPE).send({ errors });
 };
 
 export async function startApi(runtime: Runtime, port = runtime.config.port): Promise<RunningApp> {
-  const running = await startNestApp(runtime, ApiModule.forRuntime(runtime), { name: 'api', port, configure: enforceMediaType, frameworkErrors: answerBadUrl });
+  const running = await startNestApp(runtime, ApiModule.forRuntime(runtime), { name: 'api', port, configure: enforceMediaType, frameworkErrors: answerFrameworkError });
   runtime.relay.start();
   return running;
 }

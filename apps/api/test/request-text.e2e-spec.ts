@@ -100,4 +100,33 @@ describe('text and numbers the database cannot store', () => {
     assert.equal(next.status, 201, JSON.stringify(next.body));
     assert.equal(next.body.data.attributes.position, 2147483647);
   });
+
+  test('date-times PostgreSQL cannot take are normalised to their UTC instant, or a 422 naming the attribute', async () => {
+    const far = await post('/v1/incidents', { data: { type: 'incidents', attributes: { title: 'Offset', started_at: '2004-08-20T00:39:54+16:00' } } });
+    assert.equal(far.status, 201, JSON.stringify(far.body));
+    assert.equal(far.body.data.attributes.started_at, '2004-08-19T08:39:54.000Z');
+    const alert = await post('/v1/alerts', { data: { type: 'alerts', attributes: { summary: 'Offset', started_at: '2004-08-20T00:39:54-23:59' } } });
+    assert.equal(alert.status, 201, JSON.stringify(alert.body));
+    for (const started_at of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-15:00']) {
+      const res = await post('/v1/incidents', { data: { type: 'incidents', attributes: { title: 'Out of range', started_at } } });
+      assert.equal(res.status, 422, `${started_at}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.errors[0].source.pointer, '/data/attributes/started_at');
+      assert.match(res.body.errors[0].detail, /between the years 0001 and 9999/);
+    }
+  });
+
+  test('a uuid-valued filter refuses a value that is not one: 400 naming the parameter', async () => {
+    for (const parameter of ['filter[parent_incident_id]', 'filter[duplicate_incident_id][eq]', 'filter[parent_incident_id][in]']) {
+      const res = await get(`/v1/incidents?${parameter}=x`);
+      assert.equal(res.status, 400, `${parameter}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.errors[0].source.parameter, parameter);
+    }
+  });
+
+  test('a path parameter over the length limit is a JSON:API 414', async () => {
+    const res = await get(`/v1/services/${'a'.repeat(200)}`);
+    assert.equal(res.status, 414);
+    assert.equal(res.body.errors[0].status, '414');
+    assert.equal(res.body.errors[0].title, 'URI too long');
+  });
 });

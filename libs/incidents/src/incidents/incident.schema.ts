@@ -173,6 +173,9 @@ export const incidentListSchema = defineResource({
   ...RESOURCE,
   attributes: {
     ...STORED,
+    // Writes take a uuid or a slug; the stored columns are uuids, so a filter value must be one.
+    parent_incident_id: { ...STORED.parent_incident_id, format: 'uuid' },
+    duplicate_incident_id: { ...STORED.duplicate_incident_id, format: 'uuid' },
     ...Object.fromEntries([...Object.entries(NAME_FILTERS), ...Object.entries(ALIAS_FILTERS)].map(([name, f]) => [name, f.attribute])),
     label_pairs: { type: 'array', items: { type: 'string' }, writable: false },
     // The stored labels object, selected under another name (`labels` is the filter here).

@@ -259,7 +259,15 @@ describe('parseResourcePayload', () => {
         notify_emails: ['a@example.com'],
         due_at: '2024-12-01T10:00:00Z',
       };
-      assert.deepEqual(parseResourcePayload(widgets(), doc(ok), 'update').attributes, ok);
+      // A date-time is kept as the UTC instant it names.
+      assert.deepEqual(parseResourcePayload(widgets(), doc(ok), 'update').attributes, { ...ok, due_at: '2024-12-01T10:00:00.000Z' });
+    });
+
+    test('date-times: any RFC 3339 offset is normalised to UTC; years outside 0001-9999 are refused', () => {
+      assert.equal(parseResourcePayload(widgets(), doc({ name: 'x', due_at: '2004-08-20T00:39:54+16:00' }), 'update').attributes.due_at, '2004-08-19T08:39:54.000Z');
+      for (const due_at of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-15:00']) {
+        assert.deepEqual(details({ name: 'x', due_at }).map((d) => d.pointer), ['/data/attributes/due_at'], due_at);
+      }
     });
 
     test('checks length and range constraints', () => {

@@ -118,6 +118,26 @@ function issuesOf(errors: AjvError[]): Issue[] {
  *   `source.pointer` `/data/attributes/...`.
  * - `data.id` is not read: the path names the record of an update, and ids are server-generated.
  */
+/**
+ * RFC 3339 allows offsets to ±23:59 and the year 0000; PostgreSQL takes offsets to ±15:59 and
+ * no year 0. Date-times are stored as the UTC instant they name (offsets are not kept), so they
+ * are normalised to it here, and an instant outside the years 0001-9999 is a 422.
+ */
+function storableTimes(schema: ResourceSchema, attributes: Record<string, unknown>): Issue[] {
+  const issues: Issue[] = [];
+  for (const [name, value] of Object.entries(attributes)) {
+    if (schema.attributes[name]?.type !== 'date-time' || typeof value !== 'string') continue;
+    const instant = new Date(value);
+    const year = instant.getUTCFullYear();
+    if (Number.isNaN(instant.getTime()) || year < 1 || year > 9999) {
+      issues.push({ attribute: encodeSegment(name), detail: `${name} must be a date-time between the years 0001 and 9999 (got ${JSON.stringify(value)})`, code: 'INVALID_ATTRIBUTE' });
+    } else {
+      attributes[name] = instant.toISOString();
+    }
+  }
+  return issues;
+}
+
 export function parseResourcePayload(schema: ResourceSchema, body: unknown, mode: PayloadMode): ParsedPayload {
   if (!isObject(body)) throw badBody('The request body must be a JSON object with a top-level data member');
   if (!('data' in body) || body.data === undefined) throw badBody('The request body has no top-level data member');
@@ -152,6 +172,7 @@ export function parseResourcePayload(schema: ResourceSchema, body: unknown, mode
 
   const validate = validatorFor(schema, mode);
   if (!validate(attributes)) issues.push(...issuesOf(validate.errors ?? []));
+  if (issues.length === 0) issues.push(...storableTimes(schema, attributes));
   if (issues.length) throw JsonApiError.invalidAttributes(issues);
 
   if (mode === 'create') {
