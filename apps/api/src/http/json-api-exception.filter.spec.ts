@@ -31,3 +31,20 @@ test('a code no table declares is a 500 without internals', () => {
   assert.equal(reply.statusCode, 500);
   assert.doesNotMatch(JSON.stringify(reply.body), /secret detail/);
 });
+
+test('the database unreachable is a 503 with Retry-After, not a 500; any other failure stays a 500', () => {
+  const warned: unknown[] = [];
+  const filter = new JsonApiExceptionFilter({ error: () => undefined, warn: (o: unknown) => warned.push(o) } as never, {});
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  // TypeORM wraps a server's refusal as a QueryFailedError holding the driver's error.
+  const shutdown = Object.assign(new Error('QueryFailedError'), { driverError: { code: '57P01', message: 'terminating connection due to administrator command' } });
+  for (const exception of [refused, new Error('Connection terminated unexpectedly'), shutdown]) {
+    const reply = answer(filter, exception);
+    assert.equal(reply.statusCode, 503, String(exception));
+    assert.equal(reply.headers['retry-after'], '5');
+    assert.deepEqual((reply.body as { errors: { status: string; code: string }[] }).errors.map((e) => [e.status, e.code]), [['503', 'SERVICE_UNAVAILABLE']]);
+  }
+  assert.equal(warned.length, 3);
+  const syntax = Object.assign(new Error('syntax error at or near "FROM"'), { code: '42601' });
+  assert.equal(answer(filter, syntax).statusCode, 500);
+});

@@ -3,6 +3,7 @@ import { DomainError, JsonApiError, JSON_API_MEDIA_TYPE, type ErrorObject, type 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@taproot/config';
 import { RateLimitExceededError } from '@taproot/auth';
+import { isTransientFailure } from '@taproot/messaging';
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',
@@ -16,7 +17,11 @@ const TITLES: Record<number, string> = {
   415: 'Unsupported media type',
   422: 'Unprocessable entity',
   429: 'Too many requests',
+  503: 'Service unavailable',
 };
+
+/** How long a client should wait before retrying while the database or the broker is away. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Framework and parser failures that are the client's fault, by Fastify error code. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
@@ -76,6 +81,13 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
         const detail = status === 404 ? `No route for ${request.method} ${request.url.split('?')[0]}` : exception.message;
         return { status, errors: [error(status, null, detail)], headers: {} };
       }
+    }
+    // The database (or the broker) is away: the request did not happen and a retry will work once
+    // it is back, which /readyz reports; a 500 would say the request itself is at fault.
+    if (isTransientFailure(exception)) {
+      this.logger.warn({ err: String(exception), reqId: request.id }, 'a dependency is unavailable; answered 503');
+      const detail = `A dependency of the API (its database or event bus) is unavailable; retry after ${UNAVAILABLE_RETRY_AFTER_SECONDS} seconds`;
+      return { status: 503, errors: [error(503, 'SERVICE_UNAVAILABLE', detail)], headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } };
     }
     this.logger.error({ err: exception, reqId: request.id }, 'unhandled error');
     return {

@@ -9,6 +9,7 @@ export * from './inbox/projection';
 export * from './unit-of-work';
 export * from './commit-cache';
 export * from './consumer-contract';
+export * from './transient-failure';
 import { CreateOutboxAndInbox1732300000000 } from './migrations/1732300000000-create-outbox-and-inbox';
 
 export const MESSAGING_MIGRATIONS = [CreateOutboxAndInbox1732300000000];

@@ -10,6 +10,8 @@ export interface DataSourceOptions {
   applicationName?: string;
 }
 
+const CONNECT_TIMEOUT_MS = 5000;
+
 /**
  * The one TypeORM data source of a process. Schema changes only through explicit migrations:
  * `synchronize` stays off everywhere.
@@ -25,7 +27,9 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     synchronize: false,
     logging: false,
     applicationName: opts.applicationName ?? 'taproot',
-    extra: { max: opts.poolSize ?? 10 },
+    // A server that does not answer (a partition, not a refusal) fails a connect within seconds,
+    // so requests answer 503 and consumers back off instead of hanging on the pool.
+    extra: { max: opts.poolSize ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
   });
 }
 

