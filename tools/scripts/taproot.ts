@@ -33,7 +33,7 @@ import {
   type RateLimitChange,
 } from '@taproot/identity';
 import { isUuid, JsonApiError, listDocument, type CollectionDocument } from '@taproot/json-api';
-import { appendToOutbox, topicOf } from '@taproot/messaging';
+import { appendToOutbox, KafkaDeadLetters, topicOf, type DeadLetter } from '@taproot/messaging';
 import { createDataSource, runMigrations, startEmbeddedPostgres } from '@taproot/persistence';
 
 const USAGE = `Usage: npm run --silent taproot -- <command> [options]
@@ -64,6 +64,18 @@ Commands:
       Adds a new OAuth signing key and retires the current ones: the auth app signs with the new
       key from its next start, and the retired keys stay in its JWKS until every token they signed
       has expired (docs/oauth.md, Keys). --json prints one JSON object: {"kid": ...}.
+  dlq list [--all] [--json]
+      Lists the events the Kafka consumers parked in the dead-letter topics (<topic>.dlq): only
+      events that failed the same way on every try (a malformed payload, a bug) are parked; an
+      unreachable database or broker is retried until it returns. Shows the pending ones (not yet
+      replayed), --all every one. --json prints one JSON object {"dead_letters": [...]}.
+  dlq replay [--topic <source-topic>] [--json]
+      Once the cause is fixed: sends every pending parked event back to its source topic (of
+      --topic only, e.g. taproot.incidents) and marks it replayed. Every consumer group of that
+      topic receives it again and skips it if its inbox already holds it, so only the group that
+      parked it applies it. --json prints one JSON object {"replayed": [...]}.
+      Both need KAFKA_BROKERS: the in-process bus parks nothing (a failing consumer keeps its
+      events in the outbox and is retried).
   help, --help
       Shows this text.
 
@@ -109,16 +121,31 @@ interface KeysRotate {
   command: 'keys rotate';
   json: boolean;
 }
-type Command = OrgCreate | OrgLimits | AppCreate | AppList | AppRevoke | KeysRotate | { command: 'help' };
+interface DlqList {
+  command: 'dlq list';
+  all: boolean;
+  json: boolean;
+}
+interface DlqReplay {
+  command: 'dlq replay';
+  sourceTopic: string | undefined;
+  json: boolean;
+}
+type DatabaseCommand = OrgCreate | OrgLimits | AppCreate | AppList | AppRevoke | KeysRotate;
+type Command = DatabaseCommand | DlqList | DlqReplay | { command: 'help' };
 
 /** The options each command takes besides the boolean `--json`, by group and sub-command. */
 const OPTIONS: Record<string, Record<string, readonly string[]>> = {
   org: { create: ['name', 'owner-email'], limits: ['org', 'reads', 'writes'] },
   app: { create: ['org', 'name', 'grant', 'scope'], list: ['org'], revoke: ['org', 'client-id'] },
   keys: { rotate: [] },
+  dlq: { list: ['all'], replay: ['topic'] },
 };
 
-/** Parses `--flag value`, `--flag=value` and boolean `--json`; anything unknown is a usage error. */
+/** Boolean flags, by command: they take no value. */
+const SWITCHES = ['json', 'all'];
+
+/** Parses `--flag value`, `--flag=value` and the boolean switches; anything unknown is a usage error. */
 function parseFlags(rest: string[], allowed: readonly string[]): Record<string, string | true> {
   const flags: Record<string, string | true> = {};
   for (let i = 0; i < rest.length; i++) {
@@ -126,9 +153,9 @@ function parseFlags(rest: string[], allowed: readonly string[]): Record<string, 
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
     if (!m) throw new UsageError(`unexpected argument "${arg}"`);
     const [, flag, inline] = m;
-    if (flag === 'json') {
-      if (inline !== undefined) throw new UsageError('--json takes no value');
-      flags.json = true;
+    if (SWITCHES.includes(flag) && (flag === 'json' || allowed.includes(flag))) {
+      if (inline !== undefined) throw new UsageError(`--${flag} takes no value`);
+      flags[flag] = true;
     } else if (allowed.includes(flag)) {
       const value = inline ?? rest[++i];
       if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`--${flag} needs a value`);
@@ -164,6 +191,12 @@ function parseArgs(argv: string[]): Command {
   const json = flags.json === true;
   if (group === 'app') return parseAppArgs(action, flags, json);
   if (group === 'keys') return { command: 'keys rotate', json };
+  if (group === 'dlq') {
+    if (action === 'list') return { command: 'dlq list', all: flags.all === true, json };
+    const topic = typeof flags.topic === 'string' ? flags.topic.trim() : undefined;
+    if (topic === '') throw new UsageError('--topic needs a topic name, e.g. taproot.incidents');
+    return { command: 'dlq replay', sourceTopic: topic, json };
+  }
   if (action === 'limits') {
     const organizationId = typeof flags.org === 'string' ? flags.org.trim() : '';
     if (!organizationId) throw new UsageError('org limits needs --org <organization-id>');
@@ -405,6 +438,38 @@ async function keysRotate(db: Database, cmd: KeysRotate, config: TaprootConfig):
   else process.stdout.write(`New signing key ${kid}: the auth app signs with it from its next start; the previous keys stay published until their tokens expire.\n`);
 }
 
+/** What an operator needs of a parked event (its payload stays on the topic). */
+const describeLetter = (l: DeadLetter) => ({
+  event_id: l.eventId,
+  event_type: l.eventType,
+  source_topic: l.sourceTopic,
+  consumer_group: l.groupId,
+  error: l.error,
+  dead_letter: `${l.topic}/${l.partition}/${l.offset}`,
+  replayed: l.replayed,
+});
+
+async function dlq(cmd: DlqList | DlqReplay, config: TaprootConfig): Promise<void> {
+  if (!config.kafkaBrokers) {
+    progress('KAFKA_BROKERS is not set: the in-process bus parks nothing (a failing consumer keeps its events in the outbox and is retried)');
+    process.stdout.write(cmd.json ? `${JSON.stringify(cmd.command === 'dlq list' ? { dead_letters: [] } : { replayed: [] })}\n` : 'No dead-letter topics.\n');
+    return;
+  }
+  const letters = new KafkaDeadLetters({ brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-cli` });
+  if (cmd.command === 'dlq list') {
+    progress(`reading the dead-letter topics on ${config.kafkaBrokers.join(',')}`);
+    const shown = (await letters.list()).filter((l) => cmd.all || !l.replayed).map(describeLetter);
+    if (cmd.json) process.stdout.write(`${JSON.stringify({ dead_letters: shown })}\n`);
+    else if (shown.length === 0) process.stdout.write(cmd.all ? 'No dead letters.\n' : 'No pending dead letters.\n');
+    else for (const l of shown) process.stdout.write(`${l.dead_letter}  ${l.event_type} ${l.event_id}  from ${l.source_topic} (${l.consumer_group})${l.replayed ? '  [replayed]' : ''}\n    ${l.error}\n`);
+    return;
+  }
+  progress(`replaying the pending dead letters${cmd.sourceTopic ? ` of ${cmd.sourceTopic}` : ''}`);
+  const replayed = (await letters.replay({ sourceTopic: cmd.sourceTopic })).map(describeLetter);
+  if (cmd.json) process.stdout.write(`${JSON.stringify({ replayed })}\n`);
+  else process.stdout.write(`Replayed ${replayed.length} event(s)${replayed.map((l) => `\n  ${l.event_type} ${l.event_id} -> ${l.source_topic}`).join('')}\n`);
+}
+
 async function main(argv: string[]): Promise<number> {
   let cmd: Command;
   let config: TaprootConfig;
@@ -426,6 +491,19 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  if (cmd.command === 'dlq list' || cmd.command === 'dlq replay') {
+    try {
+      await dlq(cmd, config);
+      return 0;
+    } catch (error) {
+      progress(`${cmd.command} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+  }
+  return runOnDatabase(cmd, config);
+}
+
+async function runOnDatabase(cmd: DatabaseCommand, config: TaprootConfig): Promise<number> {
   let db: Database;
   try {
     db = await openDatabase(config);

@@ -3,6 +3,7 @@ export * from './request-context';
 export * from './bus/event-bus.port';
 export * from './bus/in-process.bus';
 export * from './bus/kafka.bus';
+export * from './bus/kafka-dead-letters';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './inbox/projection';

@@ -183,6 +183,31 @@ test('a handler that keeps failing parks the message in <topic>.dlq and moves on
   await waitFor('the commit past the dead-lettered message', async () => (await committed('spec-poison', topic)) === 1);
 });
 
+test('a handler failing on an unreachable database is retried past the retry budget and never dead-lettered', async () => {
+  const topic = 'spec.outage';
+  const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  let calls = 0;
+  const applied: string[] = [];
+  await bus.subscribe({
+    groupId: 'spec-outage',
+    topics: [topic],
+    handler: async (events) => {
+      calls++;
+      // One failure more than a deterministic failure gets before it is parked.
+      if (calls <= 7) throw refused();
+      applied.push(...events.map((e) => e.id));
+    },
+  });
+  const outage = event('agg-o', 1);
+  await bus.publish([{ topic, key: 'agg-o', event: outage }]);
+  await waitFor('the delivery after the outage', () => applied.length === 1, 60_000);
+  assert.deepEqual(applied, [outage.id]);
+  assert.equal(calls, 8);
+  await waitFor('the commit', async () => (await committed('spec-outage', topic)) === 1);
+  assert.ok(!(await listTopics()).includes(`${topic}.dlq`), 'nothing was dead-lettered');
+  assert.ok(logs.some((l) => l.includes('retrying until it returns')));
+});
+
 test('a malformed message or a payload breaking its contract is dead-lettered before any handler sees it', async () => {
   const topic = 'spec.malformed';
   registerEventContract('gauge.read', 1, (p) => (typeof p.value === 'number' ? null : 'value must be a number'));
