@@ -63,6 +63,8 @@ export class GetResourceQuery {
     readonly definition: ResourceDefinition,
     readonly organizationId: string,
     readonly id: string,
+    /** The request's query (its `include`); omitted, the record alone. */
+    readonly query: FlatQuery = {},
   ) {}
 }
 
@@ -229,13 +231,13 @@ abstract class ResourceQueryHandler {
 @QueryHandler(ListResourcesQuery)
 export class ListResourcesHandler extends ResourceQueryHandler {
   execute(q: ListResourcesQuery): Promise<CollectionDocument> {
-    return this.reader.list(q.definition.schema, q.organizationId, q.query, q.parentId, q.scope);
+    return this.reader.list(q.definition.schema, q.organizationId, q.query, q.parentId, q.scope, q.definition.includes);
   }
 }
 
 @QueryHandler(GetResourceQuery)
 export class GetResourceHandler extends ResourceQueryHandler {
   execute(q: GetResourceQuery): Promise<SingleDocument> {
-    return this.reader.get(q.definition.schema, q.organizationId, q.id);
+    return this.reader.get(q.definition.schema, q.organizationId, q.id, q.query, q.definition.includes);
   }
 }

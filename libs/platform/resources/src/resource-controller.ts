@@ -76,8 +76,8 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     }
 
     /** A record as the caller may see it: one whose parent is hidden from them is missing (404). */
-    private async visible(caller: Caller, id: string): Promise<SingleDocument> {
-      const found: SingleDocument = await this.queries.execute(new GetResourceQuery(definition, caller.organizationId, id));
+    private async visible(caller: Caller, id: string, query: FlatQuery = {}): Promise<SingleDocument> {
+      const found: SingleDocument = await this.queries.execute(new GetResourceQuery(definition, caller.organizationId, id, query));
       if (!access) return found;
       try {
         await access.find(this.dataSource, caller, String(found.data.attributes[schema.parent!.attribute]));
@@ -99,9 +99,9 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
     @Get(`${records}/:id`)
     @requiresRead
-    get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    get(@CurrentCaller() principal: Caller, @Param('id') id: string, @Query() query: FlatQuery) {
       serves('get');
-      return this.visible(principal, id);
+      return this.visible(principal, id, query);
     }
 
     @Post(collection)

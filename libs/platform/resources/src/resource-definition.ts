@@ -1,5 +1,5 @@
 import type { Caller, CrudAction, PermissionFamily } from '@taproot/auth';
-import type { ListFilter, Queryable, ResourceSchema } from '@taproot/json-api';
+import type { IncludeSources, ListFilter, Queryable, ResourceSchema } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 
@@ -57,6 +57,11 @@ export interface ResourceDefinition {
    * on theirs (read, changed or deleted) and are left out of the list across parents.
    */
   parentAccess?: ParentAccess;
+  /**
+   * Where the records of each relationship the declaration lists come from (`defineIncludes`),
+   * read by the list and get routes for `include`; contexts' ports for records of another context.
+   */
+  includes?: IncludeSources;
   /** Rules run inside the command's transaction; throw a JsonApiError to refuse. */
   rules?: {
     /** May complete or normalise the attributes (e.g. derive slug, assign position). */

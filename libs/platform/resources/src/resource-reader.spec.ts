@@ -1,8 +1,8 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { JsonApiError } from '@taproot/json-api';
+import { byIdAttribute, defineIncludes, JsonApiError } from '@taproot/json-api';
 import type { DataSource } from 'typeorm';
-import { ORG, ROLE, ROLE_PARENT, roleTasks } from './nested-resource.fixture';
+import { ORG, ROLE, ROLE_PARENT, roleTasks, TASK } from './nested-resource.fixture';
 import { ResourceReader } from './resource-reader';
 
 const tasks = roleTasks({ parent: { ...ROLE_PARENT, flatList: true } });
@@ -55,5 +55,39 @@ describe('ResourceReader.list of a nested collection', () => {
     const doc = await reader.list(tasks, ORG, {});
     assert.ok(queries.every(({ sql }) => !sql.includes('"incident_roles"') && !sql.includes('"incident_role_id" =')), 'no parent lookup or condition');
     assert.match(doc.links.self, /^\/v1\/incident_role_tasks\?/);
+  });
+});
+
+describe('ResourceReader: include', () => {
+  const withRole = roleTasks({ relationships: { incident_role: { type: 'incident_roles', many: false, idAttribute: 'incident_role_id' } } });
+  const role = { id: ROLE, type: 'incident_roles', attributes: {} };
+  /** A read model holding TASK under ROLE; the role's source records the organization it is asked for. */
+  function withTask() {
+    const asked: string[] = [];
+    const db = { query: async (sql: string) => (sql.includes('count(*)') ? [{ count: 1 }] : [{ id: TASK, incident_role_id: ROLE, task: 'Page' }]) };
+    const includes = defineIncludes(withRole, {
+      incident_role: byIdAttribute('incident_role_id', async (_db, organizationId) => {
+        asked.push(organizationId);
+        return new Map([[ROLE, role]]);
+      }),
+    });
+    return { asked, includes, reader: new ResourceReader(db as unknown as DataSource, 'secret') };
+  }
+
+  test('the list and the get answer the asked relationship and its record, looked up in the organization', async () => {
+    const { asked, includes, reader } = withTask();
+    const list = await reader.list(withRole, ORG, { include: 'incident_role' }, undefined, [], includes);
+    const one = await reader.get(withRole, ORG, TASK, { include: 'incident_role' }, includes);
+    for (const doc of [{ data: list.data[0], included: list.included }, one]) {
+      assert.deepEqual(doc.data.relationships, { incident_role: { data: { type: 'incident_roles', id: ROLE } } });
+      assert.deepEqual(doc.included, [{ ...role, relationships: {} }]);
+    }
+    assert.deepEqual(asked, [ORG, ORG]);
+  });
+
+  test('an include the declaration does not list is a 400 on the get, before any query', async () => {
+    const { queries, reader } = database();
+    await assert.rejects(reader.get(tasks, ORG, TASK, { include: 'incident_role' }), (e) => e instanceof JsonApiError && e.status === 400);
+    assert.equal(queries.length, 0);
   });
 });

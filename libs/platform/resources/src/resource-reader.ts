@@ -1,9 +1,12 @@
 import {
   JsonApiError,
   listDocument,
+  parseInclude,
   parseListQuery,
+  withIncludes,
   toResourceObject,
   type CollectionDocument,
+  type IncludeSources,
   type ListFilter,
   type ResourceSchema,
   type SingleDocument,
@@ -29,18 +32,29 @@ export class ResourceReader {
   /**
    * `parentId`: the path's parent of a nested collection, which must exist in the organization;
    * omitted, the whole collection (a resource without parent, or the list across parents).
-   * `scope`: the route's conditions beside the client's filters.
+   * `scope`: the route's conditions beside the client's filters. `includes`: the sources of the
+   * declaration's relationships (`ResourceDefinition.includes`).
    */
-  async list(schema: ResourceSchema, organizationId: string, query: FlatQuery, parentId?: string, scope: ListFilter[] = []): Promise<CollectionDocument> {
+  async list(
+    schema: ResourceSchema,
+    organizationId: string,
+    query: FlatQuery,
+    parentId?: string,
+    scope: ListFilter[] = [],
+    includes: IncludeSources = {},
+  ): Promise<CollectionDocument> {
     const { cursorSecret } = this;
     const nested = schema.parent && parentId !== undefined;
     const conditions = nested ? [parentScope(schema.parent!, await findParent(this.dataSource, schema.parent!, organizationId, parentId)), ...scope] : scope;
     const q = parseListQuery(schema, query, { cursorSecret, scope: conditions });
     const basePath = nested ? nestedCollectionPath(schema, parentId) : undefined;
-    return listDocument({ db: this.dataSource, schema, q, query, organizationId, cursorSecret, basePath });
+    const document = await listDocument({ db: this.dataSource, schema, q, query, organizationId, cursorSecret, basePath });
+    return { ...document, ...(await withIncludes({ db: this.dataSource, organizationId }, schema, includes, document.data, q.include)) };
   }
 
-  async get(schema: ResourceSchema, organizationId: string, id: string): Promise<SingleDocument> {
+  /** `query`: the request's, for its `include` (validated before the record is looked up). */
+  async get(schema: ResourceSchema, organizationId: string, id: string, query: FlatQuery = {}, includes: IncludeSources = {}): Promise<SingleDocument> {
+    const include = parseInclude(schema, query.include);
     const key = isUuid(id) ? 'id' : recordKeyOf(schema);
     if (!key) throw JsonApiError.notFound(schema.type, id);
     const [row] = await this.dataSource.query(
@@ -48,6 +62,7 @@ export class ResourceReader {
       [id, organizationId],
     );
     if (!row) throw JsonApiError.notFound(schema.type, id);
-    return { data: toResourceObject(schema, row) };
+    const { data, included } = await withIncludes({ db: this.dataSource, organizationId }, schema, includes, [toResourceObject(schema, row)], include);
+    return { data: data[0], ...(included ? { included } : {}) };
   }
 }

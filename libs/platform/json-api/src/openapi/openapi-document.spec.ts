@@ -370,6 +370,15 @@ describe('buildOpenApiDocument', () => {
       assert.ok(routeParams.includes('page[after]') && routeParams.includes('page[before]'));
     });
 
+    test('include: the declared relationships as the enum, on the list and on the get; none declared, no enum and no get parameter', () => {
+      const doc = build([widgets(), alertRoutes()]);
+      const include = (params: Param[]) => params.find((p) => p.name === 'include');
+      assert.deepEqual(get(include(listParams(doc, '/v1/widgets')), 'schema', 'enum'), ['owner']);
+      assert.deepEqual(get(include(pathItem(doc, '/v1/widgets/{id}').get?.parameters ?? []), 'schema', 'enum'), ['owner']);
+      assert.equal(get(include(listParams(doc, '/v1/alert_routes')), 'schema', 'enum'), undefined);
+      assert.equal(include(pathItem(doc, '/v1/alert_routes/{id}').get?.parameters ?? []), undefined);
+    });
+
     test('has filter[search] only when an attribute is searchable', () => {
       assert.ok(names(widgets()).includes('filter[search]'));
       assert.equal(names(alertRoutes()).includes('filter[search]'), false);

@@ -189,15 +189,21 @@ function queryParam(name: string, schema: JsonSchema, description?: string): Par
   return { in: 'query', name, required: false, ...(description ? { description } : {}), schema };
 }
 
+/**
+ * `include`: the declaration's relationship names as the enum (the reference's shape), or none
+ * to take where it has none (any value is then a 400).
+ */
+function includeParameter(schema: ResourceSchema): Parameter {
+  const names = Object.keys(schema.relationships ?? {});
+  return names.length
+    ? queryParam('include', { type: 'string', enum: names }, `Comma-separated related resources to include: ${names.join(', ')}`)
+    : queryParam('include', { type: 'string' }, `${words(schema.type)} have no related resources to include`);
+}
+
 function listParameters(schema: ResourceSchema): Parameter[] {
   const params: Parameter[] = [];
-  const relationships = Object.keys(schema.relationships ?? {});
   params.push(
-    queryParam(
-      'include',
-      { type: 'string' },
-      relationships.length ? `Comma-separated related resources to include: ${relationships.join(', ')}` : 'Comma-separated related resources to include',
-    ),
+    includeParameter(schema),
     queryParam('page[number]', { type: 'integer', minimum: 1 }, 'Page number (offset pagination), from 1'),
     queryParam('page[size]', { type: 'integer', minimum: 1 }, 'Records per page'),
   );
@@ -350,7 +356,12 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
   const item: Record<string, unknown> = {};
   if (ops.has('get')) {
     item.get = op(
-      { summary: `Retrieves ${aOne}`, description: `Retrieves a specific ${one} by id`, operationId: `get${pascal(s)}` },
+      {
+        summary: `Retrieves ${aOne}`,
+        description: `Retrieves a specific ${one} by id`,
+        operationId: `get${pascal(s)}`,
+        ...(schema.relationships ? { parameters: [includeParameter(schema)] } : {}),
+      },
       { '200': response(`${one} found`, `${s}_response`), '404': notFound },
     );
   }

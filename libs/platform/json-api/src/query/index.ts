@@ -5,3 +5,4 @@ export * from './pagination';
 export * from './list-document';
 export * from './records';
 export * from './virtual-filters';
+export * from './includes';

@@ -370,6 +370,23 @@ interface RawFilter {
 }
 
 /**
+ * The relationship names of `include` (comma-separated, repeats merged), each once, in the order
+ * asked: a list's and a single read's alike. A name the declaration does not list is a 400.
+ */
+export function parseInclude(schema: ResourceSchema, raw: string | string[] | undefined): string[] {
+  if (raw === undefined) return [];
+  const names: string[] = [];
+  for (const name of asList('include', raw)) {
+    if (!schema.relationships || !Object.prototype.hasOwnProperty.call(schema.relationships, name)) {
+      const known = Object.keys(schema.relationships ?? {});
+      throw JsonApiError.badParameter('include', `Unknown relationship '${name}' in include; ${known.length ? `known: ${known.join(', ')}` : `${schema.type} include nothing`}`);
+    }
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+/**
  * Turns a list request's query string into a validated `ListQuery`; every problem is a 400
  * naming the parameter (`JsonApiError.badParameter`). Unknown top-level parameters are ignored;
  * unknown `page[...]`/`filter[...]` keys are refused.
@@ -469,14 +486,7 @@ export function parseListQuery(schema: ResourceSchema, query: FlatQuery, opts: P
     }
 
     if (key === 'include') {
-      const names: string[] = [];
-      for (const name of asList(key, raw)) {
-        if (!schema.relationships || !Object.prototype.hasOwnProperty.call(schema.relationships, name)) {
-          throw JsonApiError.badParameter(key, `Unknown relationship '${name}' in include`);
-        }
-        if (!names.includes(name)) names.push(name);
-      }
-      include = names;
+      include = parseInclude(schema, raw);
       continue;
     }
     // Any other top-level parameter is not ours: ignored.

@@ -74,12 +74,22 @@ export interface AttributeDef {
   virtual?: boolean;
 }
 
+/**
+ * A name `include` takes (query/includes.ts serves it). The names are the reference's `include`
+ * enum of the resource's list and get operations, so validation and the OpenAPI enum agree.
+ */
 export interface RelationshipDef {
   /** JSON:API type of the related resource, e.g. `severities`. */
   type: string;
   many: boolean;
-  /** Attribute holding the related id(s), e.g. `severity_id`. */
-  idAttribute: string;
+  /** Attribute holding the related id(s), e.g. `severity_id`; absent when the related records name this one. */
+  idAttribute?: string;
+  /**
+   * The reference declares the name but Taproot has no such records (schedules, devices): the
+   * value is accepted, because clients send the reference's values and a 400 would break them,
+   * and includes nothing (empty linkage).
+   */
+  absent?: true;
 }
 
 /**
