@@ -5,33 +5,14 @@
  * `st run` against a running api, bounded by a wall-clock budget, and its JUnit report parsed
  * into one entry per failing test case (operation, checks, status, curl reproduction).
  */
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { installVenv, run, workspacePath, type Log } from '../python/venv';
 
-type Log = (line: string) => void;
-
-/**
- * This folder, found from the working directory up to the workspace's nx.json: the module is
- * loaded both as CommonJS (the register) and as an ES module (Jest), which name it differently.
- */
-const HERE = join(workspaceRoot(process.cwd()), 'tools', 'fuzz');
-
-function workspaceRoot(from: string): string {
-  if (existsSync(join(from, 'nx.json'))) return from;
-  const up = dirname(from);
-  if (up === from) throw new Error('tools/fuzz: run from inside the Taproot workspace');
-  return workspaceRoot(up);
-}
-
+const HERE = workspacePath('tools', 'fuzz');
 const REQUIREMENTS = join(HERE, 'requirements.txt');
-const CACHE = join(HERE, '.cache');
-const VENV = join(CACHE, 'venv');
-const MARKER = join(VENV, '.installed');
-const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
 /** What the gate checks: no 5xx, and every answer's body matches the document's schema for its status. */
 export const DEFAULT_CHECKS = ['not_a_server_error', 'response_schema_conformance'] as const;
@@ -59,49 +40,18 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
 }
 
 /**
- * The virtualenv's Python with Schemathesis installed; installs it the first time (and again when
- * requirements.txt changes). Built in a private folder then renamed, so a concurrent run never
- * sees half an install. FUZZ_PYTHON names the interpreter to build it with.
+ * The virtualenv's Python with Schemathesis installed (tools/fuzz/.cache/venv); installs it the
+ * first time and again when requirements.txt changes. FUZZ_PYTHON names the interpreter to build it with.
  */
-export async function installSchemathesis(opts: { log?: Log } = {}): Promise<string> {
-  const log = opts.log ?? defaultLog;
-  const python = join(VENV, 'bin', 'python');
-  const hash = createHash('sha256').update(await readFile(REQUIREMENTS)).digest('hex');
-  if (existsSync(MARKER) && (await readFile(MARKER, 'utf8')).trim() === hash) return python;
-
-  const base = await findPython(log);
-  log(`installing Schemathesis ${schemathesisVersion()} into tools/fuzz/.cache/venv with ${base} (first run only)...`);
-  const started = Date.now();
-  await mkdir(CACHE, { recursive: true });
-  const staging = await mkdtemp(join(CACHE, 'venv-staging-'));
-  try {
-    await mustRun(base, ['-m', 'venv', staging], log);
-    const pip = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-r', REQUIREMENTS];
-    await mustRun(join(staging, 'bin', 'python'), pip, (line) => {
-      if (/^(Downloading|Successfully|ERROR)/.test(line)) log(`pip: ${line}`);
-    });
-    // Run as `python -m schemathesis.cli`: the venv's scripts name the staging path in their #!.
-    await mustRun(join(staging, 'bin', 'python'), ['-m', 'schemathesis.cli', '--version'], log);
-    await writeFile(join(staging, '.installed'), `${hash}\n`);
-    if (existsSync(MARKER) && (await readFile(MARKER, 'utf8')).trim() === hash) return python; // another run won
-    await rm(VENV, { recursive: true, force: true });
-    await rename(staging, VENV);
-    log(`installed Schemathesis in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return python;
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
-}
-
-async function findPython(log: Log): Promise<string> {
-  const candidates = process.env.FUZZ_PYTHON ? [process.env.FUZZ_PYTHON] : ['python3.13', 'python3.12', 'python3.11', 'python3'];
-  const check = 'import sys; print("%d.%d" % sys.version_info[:2]); sys.exit(0 if sys.version_info >= (3, 11) else 3)';
-  for (const candidate of candidates) {
-    const result = await run(candidate, ['-c', check]).catch(() => null);
-    if (result?.code === 0) return candidate;
-    if (result?.code === 3) log(`${candidate} is Python ${result.tail.join('').trim()}; Schemathesis needs 3.11 or later`);
-  }
-  throw new Error(`no Python 3.11 or later found (tried ${candidates.join(', ')}); install one or set FUZZ_PYTHON`);
+export function installSchemathesis(opts: { log?: Log } = {}): Promise<string> {
+  return installVenv({
+    label: `Schemathesis ${schemathesisVersion()}`,
+    requirements: REQUIREMENTS,
+    cache: join(HERE, '.cache'),
+    smokeTest: ['-m', 'schemathesis.cli', '--version'],
+    pythonVariable: 'FUZZ_PYTHON',
+    log: opts.log ?? defaultLog,
+  });
 }
 
 export interface FuzzOptions {
@@ -344,56 +294,4 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   delete env.FORCE_COLOR;
   return env;
-}
-
-async function mustRun(cmd: string, args: string[], onLine: Log): Promise<void> {
-  const result = await run(cmd, args, onLine);
-  if (result.code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${result.code}):\n${result.tail.join('\n')}`);
-}
-
-/** Runs a command, its output line by line to `onLine`; resolves with its code and last lines. */
-function run(
-  cmd: string,
-  args: string[],
-  onLine: Log = () => {},
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<{ code: number; tail: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const tail: string[] = [];
-    const timer = setTimeout(() => {
-      tail.push(`killed after ${(opts.timeoutMs ?? INSTALL_TIMEOUT_MS) / 1000} s`);
-      child.kill('SIGKILL');
-    }, opts.timeoutMs ?? INSTALL_TIMEOUT_MS);
-    const take = (stream: NodeJS.ReadableStream) => {
-      let buffered = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => {
-        buffered += chunk;
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) {
-          tail.push(line);
-          if (tail.length > 40) tail.shift();
-          onLine(line);
-        }
-      });
-      stream.on('end', () => {
-        if (buffered) {
-          tail.push(buffered);
-          onLine(buffered);
-        }
-      });
-    };
-    take(child.stdout!);
-    take(child.stderr!);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, tail });
-    });
-  });
 }
