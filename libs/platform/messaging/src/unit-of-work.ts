@@ -3,6 +3,7 @@ import type { DomainEvent } from './event-envelope';
 import type { ProjectionRunner } from './inbox/projection';
 import { appendToOutbox } from './outbox/outbox';
 import type { OutboxRelay } from './outbox/outbox-relay';
+import { requestTransactionParticipant } from './request-context';
 
 export interface Emitter {
   /** Queues events for the outbox of this transaction. */
@@ -31,6 +32,7 @@ export class UnitOfWork {
 
   async run<T>(work: (manager: EntityManager, emitter: Emitter) => Promise<T>): Promise<T> {
     const emitted: DomainEvent[] = [];
+    const participant = requestTransactionParticipant();
     const result = await this.dataSource.transaction(async (manager) => {
       // By topic, in the order emitted: a transaction of many writes (a group commit) applies and
       // appends each topic's events in one go.
@@ -42,8 +44,10 @@ export class UnitOfWork {
         await appendToOutbox(manager, topic, events);
         emitted.push(...events);
       }
+      await participant?.write(manager, emitted);
       return value;
     });
+    participant?.committed();
     if (emitted.length > 0) {
       for (const listener of this.commitListeners) listener(emitted);
       this.relay?.kick();

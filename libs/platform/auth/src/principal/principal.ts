@@ -25,3 +25,12 @@ export function actorOf(principal: Principal): EventActor {
     ? { kind: 'api_key', id: principal.apiKeyId }
     : { kind: 'user', id: principal.userId === null ? null : String(principal.userId) };
 }
+
+/**
+ * Who calls within the organization, as one string: the API key, or an OAuth token's client and
+ * user together (rate-limit buckets and idempotency keys are theirs).
+ */
+export function principalSubject(principal: Principal): string {
+  const clientId = (principal as { clientId?: string | null }).clientId ?? 'none';
+  return principal.apiKeyId ? `key:${principal.apiKeyId}` : `oauth:${clientId}:${principal.organizationId}:${principal.userId}`;
+}

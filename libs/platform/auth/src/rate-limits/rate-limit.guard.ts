@@ -1,7 +1,7 @@
 import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
-import type { Principal } from '../principal/principal';
+import { principalSubject, type Principal } from '../principal/principal';
 import { addressLimit, rateLimitHeaders, RateLimiter, RateLimitExceededError, requestKind, type RateLimitDecision } from './rate-limiter';
 
 interface LimitedRequest {
@@ -51,9 +51,7 @@ export class RateLimitGuard implements CanActivate {
         ? (principal.rateLimits?.readsPerMinute ?? this.config.rateLimitReadsPerMinute)
         : (principal.rateLimits?.writesPerMinute ?? this.config.rateLimitWritesPerMinute);
     // Per API key; an OAuth token counts against its client and user together.
-    const clientId = (principal as { clientId?: string | null }).clientId ?? 'none';
-    const subject = principal.apiKeyId ? `key:${principal.apiKeyId}` : `oauth:${clientId}:${principal.organizationId}:${principal.userId}`;
-    return this.allow(reply, await this.limiter.take(`${subject}:${kind}`, limit));
+    return this.allow(reply, await this.limiter.take(`${principalSubject(principal)}:${kind}`, limit));
   }
 
   private allow(reply: HeaderReply, decision: RateLimitDecision): true {

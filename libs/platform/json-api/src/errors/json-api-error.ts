@@ -6,7 +6,9 @@ export interface ErrorObject {
   status: string;
   code: string | null;
   detail: string | null;
-  source?: { pointer?: string; parameter?: string };
+  /** `header`: the request header the error is about. */
+  source?: { pointer?: string; parameter?: string; header?: string };
+  meta?: Record<string, unknown>;
 }
 
 /**
