@@ -63,6 +63,24 @@ describe('the audit log', () => {
     assert.equal((await audits('filter[item_type]=Severity', other.token)).body.data.length, 0);
   });
 
+  test('item_type is the reference enum’s name of the kind, or null where it has none; item_type_display names every kind', async () => {
+    // The hosted API's SDK (rootly 3.0.1, tools/sdk) refuses a list holding any other item_type.
+    const urgency = await api.request('POST', '/v1/alert_urgencies', { token: org.token, body: { data: { type: 'alert_urgencies', attributes: { name: 'Audited urgency', description: 'Now' } } } });
+    const source = await api.request('POST', '/v1/alert_sources', { token: org.token, body: { data: { type: 'alert_sources', attributes: { name: 'Audited source' } } } });
+    assert.equal(urgency.status, 201);
+    assert.equal(source.status, 201);
+    const [urgencyRow] = itemRows(await auditsOf('page[size]=100', urgency.body.data.id), urgency.body.data.id);
+    assert.equal(urgencyRow.attributes.item_type, null);
+    assert.equal(urgencyRow.attributes.item_type_display, 'Alert Urgency');
+    const [sourceRow] = itemRows(await auditsOf('filter[item_type]=Alerts::Source', source.body.data.id), source.body.data.id);
+    assert.equal(sourceRow.attributes.item_type_display, 'Alerts Source');
+
+    // The previous object is still found for a kind served as null: the change lists only what changed.
+    await api.request('PUT', `/v1/alert_urgencies/${urgency.body.data.id}`, { token: org.token, body: { data: { type: 'alert_urgencies', attributes: { description: 'Later' } } } });
+    const rows = itemRows(await auditsOf('page[size]=100&sort=created_at', urgency.body.data.id, 2), urgency.body.data.id);
+    assert.deepEqual(rows[1].attributes.object_changes, { description: ['Now', 'Later'] });
+  });
+
   test('each audit record is announced as audit_log.created on the bus', async () => {
     const created = await api.request('POST', '/v1/services', { token: org.token, body: { data: { type: 'services', attributes: { name: 'Announced' } } } });
     const [audit] = itemRows(await auditsOf('filter[item_type]=Service', created.body.data.id), created.body.data.id);

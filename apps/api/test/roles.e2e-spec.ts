@@ -62,6 +62,8 @@ describe('roles and on-call roles over HTTP', () => {
       ],
     );
     assert.deepEqual(onCall.body.data[0].attributes.alert_sources_permissions, ['create', 'update', 'delete']);
+    // Members have no `create` in the hosted API: its SDK (rootly 3.0.1) refuses the role otherwise.
+    assert.deepEqual(onCall.body.data[0].attributes.members_permissions, ['read', 'update', 'delete']);
     assert.equal(onCall.body.data[0].attributes.team_id, null);
   });
 
@@ -141,6 +143,8 @@ describe('roles and on-call roles over HTTP', () => {
     const details = assertErrors(oc, 422).map((e) => e.detail).join(' | ');
     assert.match(details, /alert_sources_permissions\[0\] must be one of create, update, delete \(got "read"\)/);
     assert.match(details, /contacts_permissions\[0\] must be one of read \(got "update"\)/);
+    const members = await send('POST', '/v1/on_call_roles', onCallRole({ name: 'Bad', members_permissions: ['create'] }));
+    assert.match(assertErrors(members, 422)[0].detail ?? '', /members_permissions\[0\] must be one of read, update, delete \(got "create"\)/);
 
     const update = await send('PUT', '/v1/roles/user', role({ alerts_permissions: ['delete'] }));
     assert.match(assertErrors(update, 422)[0].detail ?? '', /alerts_permissions\[0\] must be one of create, read \(got "delete"\)/);

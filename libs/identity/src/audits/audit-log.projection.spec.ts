@@ -1,6 +1,6 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { itemTypeOf } from './audit-log.projection';
+import { itemTypeOf, referenceItemType } from './audit-log.projection';
 
 describe('audit item types', () => {
   test('are the PascalCase singular of the event, never a guessed singular of a plural', () => {
@@ -11,5 +11,11 @@ describe('audit item types', () => {
     assert.equal(itemTypeOf('incident.mitigated'), 'Incident');
     assert.equal(itemTypeOf('sub_status.created'), 'SubStatus');
     assert.equal(itemTypeOf('incident_sub_status.updated'), 'IncidentSubStatus');
+  });
+
+  test('are served as the reference enum names them, null for a kind it has no name for', () => {
+    assert.equal(referenceItemType('Service'), 'Service');
+    assert.equal(referenceItemType('AlertsSource'), 'Alerts::Source');
+    assert.equal(referenceItemType('AlertUrgency'), null);
   });
 });

@@ -2,13 +2,27 @@ import { appendToOutbox, domainEvent, topicOf, type ConsumerContract, type Domai
 import type { EntityManager } from 'typeorm';
 
 /**
- * The audit item type: PascalCase of the singular that names every lifecycle event
+ * The audited item's kind: PascalCase of the singular that names every lifecycle event
  * (`incident_sub_status.created` -> `IncidentSubStatus`, `api_key.updated` -> `ApiKey`), so no
  * plural has to be guessed back into a singular.
  */
 export function itemTypeOf(eventType: string): string {
   const singular = eventType.slice(0, eventType.indexOf('.'));
   return singular.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+}
+
+/** The kinds whose name the reference's `audit.item_type` enum has, by kind. */
+export const REFERENCE_ITEM_TYPES: Record<string, string> = Object.fromEntries([
+  ...['ApiKey', 'Cause', 'Environment', 'Functionality', 'Group', 'Incident', 'IncidentActionItem', 'IncidentEvent', 'IncidentRoleTask', 'IncidentType', 'OnCallRole', 'Role', 'Service', 'Severity'].map((t) => [t, t]),
+  ['AlertsSource', 'Alerts::Source'],
+]);
+
+/**
+ * The served `item_type`: the reference's name of the kind, or null for a kind its enum lacks
+ * (the hosted API's SDK refuses any other value); `item_type_display` names every kind.
+ */
+export function referenceItemType(kind: string): string | null {
+  return REFERENCE_ITEM_TYPES[kind] ?? null;
 }
 
 const ACTIONS: Record<string, string> = { created: 'create', updated: 'update', deleted: 'destroy' };
@@ -72,11 +86,11 @@ export class AuditLogProjection implements Projection {
     const latest = await previousObjects(manager, events);
     const who = await actingUsers(manager, events);
     const columns: unknown[][] = events.map((event) => {
-      const itemType = itemTypeOf(event.type);
+      const kind = itemTypeOf(event.type);
       const suffix = event.type.slice(event.type.lastIndexOf('.') + 1);
       const action = ACTIONS[suffix] ?? suffix;
       const object = action === 'destroy' ? null : (event.payload as Record<string, unknown>);
-      const item = itemKey(event.organization_id, itemType, event.aggregate_id);
+      const item = itemKey(event.organization_id, kind, event.aggregate_id);
       const changes = objectChanges(latest.get(item) ?? null, object);
       latest.set(item, object);
       const apiKeyId = event.actor.kind === 'api_key' ? event.actor.id : null;
@@ -86,8 +100,9 @@ export class AuditLogProjection implements Projection {
         event.organization_id,
         event.id,
         action,
-        itemType,
-        itemType.replace(/([a-z])([A-Z])/g, '$1 $2'),
+        kind,
+        referenceItemType(kind),
+        kind.replace(/([a-z])([A-Z])/g, '$1 $2'),
         event.aggregate_id,
         object === null ? null : JSON.stringify(object),
         JSON.stringify(changes),
@@ -105,7 +120,7 @@ export class AuditLogProjection implements Projection {
     });
     const width = columns[0].length;
     const rows: Record<string, unknown>[] = await manager.query(
-      `INSERT INTO audits (organization_id, event_id, event, item_type, item_type_display, item_id, object, object_changes,
+      `INSERT INTO audits (organization_id, event_id, event, item_kind, item_type, item_type_display, item_id, object, object_changes,
                            user_id, user_email, user_name, api_key_id, source, ip_address, user_agent, request_id, session_id, created_at)
        VALUES ${columns.map((_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`).join(', ')}
        RETURNING *`,
@@ -129,23 +144,23 @@ export class AuditLogProjection implements Projection {
   }
 }
 
-/** Audit rows per multi-row insert: 18 parameters each stay far below PostgreSQL's 65,535. */
+/** Audit rows per multi-row insert: 19 parameters each stay far below PostgreSQL's 65,535. */
 const CHUNK = 500;
 
-const itemKey = (organizationId: string, itemType: string, itemId: string) => `${organizationId}|${itemType}|${itemId}`;
+const itemKey = (organizationId: string, kind: string, itemId: string) => `${organizationId}|${kind}|${itemId}`;
 const actorKey = (event: DomainEvent) => `${event.organization_id}|${event.actor.kind}|${event.actor.id ?? ''}`;
 
 /** The object of the newest audit row of each item the events touch. */
 async function previousObjects(manager: EntityManager, events: DomainEvent[]): Promise<Map<string, Record<string, unknown> | null>> {
   const items = [...new Map(events.map((e) => [itemKey(e.organization_id, itemTypeOf(e.type), e.aggregate_id), e])).values()];
-  const rows: { organization_id: string; item_type: string; item_id: string; object: Record<string, unknown> | null }[] = await manager.query(
-    `SELECT DISTINCT ON (a.organization_id, a.item_type, a.item_id) a.organization_id, a.item_type, a.item_id, a.object
-       FROM audits a JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS t(organization_id, item_type, item_id)
-         ON a.organization_id = t.organization_id AND a.item_type = t.item_type AND a.item_id = t.item_id
-      ORDER BY a.organization_id, a.item_type, a.item_id, a.id DESC`,
+  const rows: { organization_id: string; item_kind: string; item_id: string; object: Record<string, unknown> | null }[] = await manager.query(
+    `SELECT DISTINCT ON (a.organization_id, a.item_kind, a.item_id) a.organization_id, a.item_kind, a.item_id, a.object
+       FROM audits a JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS t(organization_id, item_kind, item_id)
+         ON a.organization_id = t.organization_id AND a.item_kind = t.item_kind AND a.item_id = t.item_id
+      ORDER BY a.organization_id, a.item_kind, a.item_id, a.id DESC`,
     [items.map((e) => e.organization_id), items.map((e) => itemTypeOf(e.type)), items.map((e) => e.aggregate_id)],
   );
-  return new Map(rows.map((r) => [itemKey(r.organization_id, r.item_type, r.item_id), r.object]));
+  return new Map(rows.map((r) => [itemKey(r.organization_id, r.item_kind, r.item_id), r.object]));
 }
 
 /** The user behind each actor: the OAuth user, or the user of the API key (none for a key without one). */

@@ -11,7 +11,7 @@ export const auditSchema = defineResource({
   operations: ['list'],
   attributes: {
     event: { type: 'string', writable: false, alwaysStored: true, description: 'Describes the action that was taken (create, update, destroy, ...)' },
-    item_type: { type: 'string', nullable: true, writable: false, filter: ['eq', 'not_eq', 'in', 'not_in'], sortable: true, description: 'The kind of object the action was taken on' },
+    item_type: { type: 'string', nullable: true, writable: false, filter: ['eq', 'not_eq', 'in', 'not_in'], sortable: true, description: 'The kind of object the action was taken on, as the reference names it; null for a kind it has no name for (item_type_display names every kind)' },
     item_type_display: { type: 'string', nullable: true, writable: false, description: 'Human-friendly name of the item type' },
     item_id: { type: 'string', nullable: true, writable: false, description: 'ID of the affected object' },
     object: { type: 'object', nullable: true, writable: false, description: 'The object after the action' },

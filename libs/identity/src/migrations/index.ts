@@ -8,6 +8,8 @@ import { OrganizationRateLimits1732300000800 } from './1732300000800-organizatio
 import { OAuth1732300003000 } from './1732300003000-oauth';
 import { RateLimitWindowSizes1732300003200 } from './1732300003200-rate-limit-window-sizes';
 import { OAuthApplicationsView1732300003300 } from './1732300003300-oauth-applications-view';
+import { MembersPermissionsWithoutCreate1732300003400 } from './1732300003400-members-permissions-without-create';
+import { AuditReferenceItemTypes1732300003500 } from './1732300003500-audit-reference-item-types';
 
 /** The identity context's migrations, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -21,4 +23,6 @@ export const IDENTITY_MIGRATIONS = [
   OAuth1732300003000,
   RateLimitWindowSizes1732300003200,
   OAuthApplicationsView1732300003300,
+  MembersPermissionsWithoutCreate1732300003400,
+  AuditReferenceItemTypes1732300003500,
 ];

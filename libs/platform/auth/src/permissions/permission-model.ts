@@ -57,7 +57,8 @@ export const ROLE_PERMISSION_FIELDS = {
  * On-call role fields. The spec's table wins where it lists a field (`alert_sources` without
  * `read`, `alerts` without `delete`, `contacts` read only, `schedule_override` create/update);
  * the fields it leaves open take the reference's enum (`catalogs`, `functionalities` and the
- * reference-only ones), and `members`, which the reference lacks, takes create/read/update/delete.
+ * reference-only ones), and `members`, which the reference lacks, takes read/update/delete: the
+ * hosted API's own SDK (rootly 3.0.1, tools/sdk) refuses any other value.
  */
 export const ON_CALL_ROLE_PERMISSION_FIELDS = {
   alert_fields_permissions: CRUD,
@@ -77,7 +78,7 @@ export const ON_CALL_ROLE_PERMISSION_FIELDS = {
   integrations_permissions: CRUD,
   invitations_permissions: CRUD,
   live_call_routing_permissions: CRUD,
-  members_permissions: CRUD,
+  members_permissions: ['read', 'update', 'delete'],
   on_call_readiness_report_permissions: ['read'],
   on_call_roles_permissions: CRUD,
   schedule_override_permissions: ['create', 'update'],
