@@ -13,4 +13,4 @@ export { ALERTS_OPENAPI } from './alerts/alert.openapi';
 export { alertSourceSchema, alertSourceDefinition, ALERT_SOURCE_TYPES } from './alert-sources/alert-source.schema';
 export { signBody, SIGNATURE_HEADER } from './ingestion';
 export { existingAlertIds, alertSummaries, linkAlertsToIncident, type IncidentLink } from './incident-links/alert-incident-links';
-export { ALERT_INCIDENTS, asSeenBy, type AlertIncidents } from './alerts/alert-includes';
+export { ALERT_INCIDENTS, asSeenBy, withAlertIncludes, type AlertIncidents } from './alerts/alert-includes';

@@ -8,4 +8,4 @@ export { causeSchema, causeDefinition } from './causes/cause.schema';
 export { incidentTypeSchema, incidentTypeDefinition } from './incident-types/incident-type.schema';
 
 export { CATALOG_MIGRATIONS } from './migrations';
-export { existingCatalogIds, catalogRecords, catalogIdsNamed, type CatalogType } from './references';
+export { existingCatalogIds, catalogRecords, catalogRecordsOf, catalogIdsNamed, type CatalogType } from './references';

@@ -1,4 +1,4 @@
-import { existingIds, readIdsMatching, readRecords, type Queryable, type ResourceObject } from '@taproot/json-api';
+import { existingIds, readIdsMatching, readRecords, type Queryable, type RecordsById, type ResourceObject } from '@taproot/json-api';
 import { CATALOG_RESOURCES } from './catalog.module';
 
 /**
@@ -22,6 +22,12 @@ export function existingCatalogIds(db: Queryable, organizationId: string, type: 
 export function catalogRecords(db: Queryable, organizationId: string, type: CatalogType, ids: readonly string[]): Promise<Map<string, ResourceObject>> {
   return readRecords(db, definitionOf(type).schema, organizationId, ids);
 }
+
+/** `catalogRecords` of one type, as an include source looks records up (`byIdAttribute`). */
+export const catalogRecordsOf =
+  (type: CatalogType): RecordsById =>
+  (db, organizationId, ids) =>
+    catalogRecords(db, organizationId, type, ids);
 
 /** Ids of the records whose name or slug is one of `values` (list filters by name). */
 export function catalogIdsNamed(db: Queryable, organizationId: string, type: CatalogType, values: readonly string[], by: readonly ('name' | 'slug')[] = ['name', 'slug']): Promise<string[]> {

@@ -1,6 +1,10 @@
 import { type Caller } from '@taproot/auth';
+import { catalogRecordsOf } from '@taproot/catalog';
 import { teamRecords } from '@taproot/identity';
-import type { Queryable, ResourceObject } from '@taproot/json-api';
+import { byIdAttribute, byQuery, defineIncludes, readRecords, withIncludes, type IncludeSource, type IncludeSources, type Queryable, type ResourceObject } from '@taproot/json-api';
+import { alertUrgencySchema } from '../alert-urgencies/alert-urgency.schema';
+import { alertEventSchema } from './alert-event.schema';
+import { alertSchema } from './alert.schema';
 
 /**
  * The incidents an alert is attached to, as the incidents context presents them to a caller:
@@ -27,11 +31,29 @@ export async function asSeenBy(organizationId: string, principal: Caller | null,
   return alerts.map((a) => ({ ...a, attributes: { ...a.attributes, incident_ids: ((a.attributes.incident_ids as string[] | null) ?? []).filter((id) => visible.has(id)) } }));
 }
 
+/** What `include` on alerts reads besides the incidents: the same for every caller. */
+const SOURCES: Record<string, IncludeSource> = {
+  environments: byIdAttribute('environment_ids', catalogRecordsOf('environments')),
+  services: byIdAttribute('service_ids', catalogRecordsOf('services')),
+  functionalities: byIdAttribute('functionality_ids', catalogRecordsOf('functionalities')),
+  groups: byIdAttribute('group_ids', teamRecords),
+  alert_urgency: byIdAttribute('alert_urgency_id', (db, organizationId, ids) => readRecords(db, alertUrgencySchema, organizationId, ids)),
+  // The alert's trail, oldest first (its own list's order).
+  events: byQuery(alertEventSchema, 'SELECT alert_id AS owner_id, * FROM alert_events_read WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) ORDER BY created_at, id'),
+};
+
+/** The sources for one caller: the incidents are those it may see, as the incidents context presents them (none without it). */
+function alertIncludes(principal: Caller, incidents: AlertIncidents | undefined): IncludeSources {
+  return defineIncludes(alertSchema, {
+    ...SOURCES,
+    incidents: byIdAttribute('incident_ids', async (_db, _organizationId, ids) => new Map((incidents && ids.length ? await incidents.visible(principal, ids) : []).map((r) => [r.id, r]))),
+  });
+}
+
 /**
- * `include` on alerts (spec, Jun 15 2026: `incidents`, `notified_users`, `responders` and `groups`
- * appear only when asked): each asked relationship gets its linkage and its records in
- * `included`. Incidents come from `incident_ids` (those the caller may see), groups from
- * `group_ids`; nothing pages yet, so `notified_users` and `responders` are empty.
+ * Alerts as a caller sees them (`asSeenBy`) with what `include` asked (spec, Jun 15 2026:
+ * `incidents`, `notified_users`, `responders` and `groups` appear only when asked): each asked
+ * relationship's linkage, its records in `included`.
  */
 export async function withAlertIncludes(
   db: Queryable,
@@ -40,24 +62,6 @@ export async function withAlertIncludes(
   include: readonly string[],
   incidents: AlertIncidents | undefined,
 ): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
-  alerts = await asSeenBy(principal.organizationId, principal, alerts, incidents);
-  if (include.length === 0) return { data: alerts };
-  const related = new Map<string, Map<string, ResourceObject>>();
-  if (include.includes('incidents')) {
-    const visible = incidents ? await incidents.visible(principal, idsOf(alerts, 'incident_ids')) : [];
-    related.set('incidents', new Map(visible.map((r) => [r.id, r])));
-  }
-  if (include.includes('groups')) related.set('groups', await teamRecords(db, principal.organizationId, idsOf(alerts, 'group_ids')));
-  const FROM: Record<string, string> = { incidents: 'incident_ids', groups: 'group_ids' };
-  const data = alerts.map((alert) => {
-    const relationships = Object.fromEntries(
-      include.map((name) => {
-        const records = related.get(name);
-        const ids = records ? ((alert.attributes[FROM[name]] as string[] | null) ?? []).filter((id) => records.has(id)) : [];
-        return [name, { data: ids.map((id) => ({ type: records!.get(id)!.type, id })) }];
-      }),
-    );
-    return { ...alert, relationships };
-  });
-  return { data, included: [...related.values()].flatMap((records) => [...records.values()]) };
+  const seen = await asSeenBy(principal.organizationId, principal, alerts, incidents);
+  return withIncludes({ db, organizationId: principal.organizationId }, alertSchema, alertIncludes(principal, incidents), seen, include);
 }

@@ -70,11 +70,27 @@ export const alertSchema = defineResource({
       description: 'IDs of the incidents the alert is attached to (POST /v1/incidents/{id}/alerts)',
     },
   },
+  // The reference's include enum (listAlerts, getAlert, listIncidentAlerts); alert-includes.ts
+  // serves them. Nothing pages yet, so no alert has notified users or responders.
   relationships: {
-    incidents: { type: 'incidents', many: true, idAttribute: 'incident_ids' },
-    notified_users: { type: 'users', many: true, idAttribute: 'notified_user_ids' },
-    responders: { type: 'users', many: true, idAttribute: 'responder_ids' },
+    environments: { type: 'environments', many: true, idAttribute: 'environment_ids' },
+    services: { type: 'services', many: true, idAttribute: 'service_ids' },
     groups: { type: 'groups', many: true, idAttribute: 'group_ids' },
+    functionalities: { type: 'functionalities', many: true, idAttribute: 'functionality_ids' },
+    responders: { type: 'users', many: true, absent: true },
+    incidents: { type: 'incidents', many: true, idAttribute: 'incident_ids' },
+    notified_users: { type: 'users', many: true, absent: true },
+    events: { type: 'alert_events', many: true },
+    alert_urgency: { type: 'alert_urgencies', many: false, idAttribute: 'alert_urgency_id' },
+    heartbeat: { type: 'heartbeats', many: false, absent: true },
+    live_call_router: { type: 'live_call_routers', many: false, absent: true },
+    alert_group: { type: 'alert_groups', many: false, absent: true },
+    group_leader_alert: { type: 'alerts', many: false, absent: true },
+    group_member_alerts: { type: 'alerts', many: true, absent: true },
+    alert_field_values: { type: 'alert_field_values', many: true, absent: true },
+    alerting_targets: { type: 'alerting_targets', many: true, absent: true },
+    escalation_policies: { type: 'escalation_policies', many: true, absent: true },
+    alert_call_recording: { type: 'alert_call_recordings', many: false, absent: true },
   },
 });
 

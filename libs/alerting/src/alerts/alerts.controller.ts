@@ -6,6 +6,7 @@ import { actorOf, AlertCreationLimit, CurrentCaller, RequirePermission, type Cal
 import { teamIdsNamed } from '@taproot/identity';
 import {
   listDocument,
+  parseInclude,
   parseListQuery,
   parseResourcePayload,
   rewriteVirtualFilters,
@@ -45,9 +46,6 @@ const LIST_FILTERS: Record<keyof typeof ALERT_LIST_FILTERS, VirtualFilter> = {
   labels: { target: 'label_pairs' },
 };
 
-/** `include` names, checked against the alert's relationships by the platform's query parser (400 for an unknown one). */
-const includeOf = (query: FlatQuery, cursorSecret: string): string[] => (query.include === undefined ? [] : parseListQuery(alertSchema, { include: query.include }, { cursorSecret }).include);
-
 /** The operation's body: `snooze` needs `delay_minutes` (reference `snooze_alert`); the others take none. */
 function delayOf(body: unknown): unknown {
   const attributes = (body as { data?: { attributes?: Record<string, unknown> } } | undefined)?.data?.attributes;
@@ -86,7 +84,7 @@ export class AlertsController {
   @Get(':id')
   @RequirePermission('alerts', 'read')
   async get(@CurrentCaller() principal: Caller, @Param('id') id: string, @Query() query: FlatQuery) {
-    const include = includeOf(query, this.cursorSecret);
+    const include = parseInclude(alertSchema, query.include);
     const { data } = await this.reader.get(alertSchema, principal.organizationId, id);
     const { data: [alert], included } = await withAlertIncludes(this.dataSource, principal, [data], include, this.incidents);
     return { data: alert, ...(included ? { included } : {}) };

@@ -2,6 +2,7 @@ import { CommandHandler } from '@nestjs/cqrs';
 import { JsonApiError, type ResourceObject } from '@taproot/json-api';
 import type { EventActor } from '@taproot/messaging';
 import { ResourceWriteHandler, ResourceWriter, snapshotObject, type ResourceDefinition, type Row, type WriteContext, type WriteResult } from '@taproot/resources';
+import { TEAM_INCLUDES } from '../includes';
 import { teamSchema } from './team.schema';
 import { IdentityErrorCode } from '../errors';
 
@@ -36,6 +37,7 @@ export const teamDefinition: ResourceDefinition = {
   context: 'identity',
   table: 'groups',
   permission: { family: 'groups' },
+  includes: TEAM_INCLUDES,
   rules: {
     beforeCreate: (attributes, ctx) => withMembership(ctx, null, attributes),
     beforeUpdate: (current, changes, ctx) => withMembership(ctx, current, changes),

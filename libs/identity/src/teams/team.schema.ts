@@ -27,6 +27,12 @@ export const teamSchema = defineResource({
   operations: ['list', 'create', 'get', 'update', 'delete'],
   // Served by the teams controller itself (membership needs its own permission).
   bulk: true,
+  // The reference's include enum (listTeams, getTeam); identity/includes.ts serves them.
+  relationships: {
+    users: { type: 'users', many: true, idAttribute: 'user_ids' },
+    schedules: { type: 'schedules', many: true, absent: true },
+    escalation_policies: { type: 'escalation_policies', many: true, absent: true },
+  },
   attributes: {
     name: { type: 'string', required: true, alwaysStored: true, minLength: 1, maxLength: 255, filter: true, sortable: true, searchable: true, description: 'The name of the team' },
     slug: { type: 'string', writable: false, derivedFrom: 'name', filter: true, description: 'The slug of the team' },

@@ -72,8 +72,8 @@ export class TeamsController {
 
   @Get(':id')
   @RequirePermission('groups', 'read')
-  get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return this.queries.execute(new GetResourceQuery(teamDefinition, principal.organizationId, id));
+  get(@CurrentCaller() principal: Caller, @Param('id') id: string, @Query() query: FlatQuery) {
+    return this.queries.execute(new GetResourceQuery(teamDefinition, principal.organizationId, id, query));
   }
 
   @Post()

@@ -3,6 +3,7 @@ import { covers, type PermissionSet } from '@taproot/auth';
 import { JsonApiError, toResourceObject, type Queryable, type ResourceObject } from '@taproot/json-api';
 import { domainEvent, type EventActor } from '@taproot/messaging';
 import { lifecycleEvents, ResourceWriteHandler, type ResourceDefinition, type Row, type WriteContext, type WriteResult } from '@taproot/resources';
+import { USER_INCLUDES } from '../includes';
 import { assertAssignableRoles } from '../roles/role-assignment';
 import { leaveTeams } from '../teams/team-commands';
 import { userSchema } from './user.schema';
@@ -13,7 +14,7 @@ import { IdentityError, IdentityErrorCode } from '../errors';
  * deleted by the commands below on identity's topic. The generic writer cannot write them: their
  * ids are integers and their snapshot is the view's row (full names), not the table's.
  */
-export const userDefinition: ResourceDefinition = { schema: userSchema, context: 'identity', table: 'users' };
+export const userDefinition: ResourceDefinition = { schema: userSchema, context: 'identity', table: 'users', includes: USER_INCLUDES };
 
 /** Integer ids only (as in the reference); anything else is a 404 like a missing user. */
 export function parseUserId(id: string): number {

@@ -8,6 +8,17 @@ export const userSchema = defineResource({
   readTable: 'users_view',
   defaultSort: 'created_at',
   operations: ['list', 'get', 'update', 'delete'],
+  // The reference's include enum (listUsers, getUser); identity/includes.ts serves them.
+  relationships: {
+    role: { type: 'roles', many: false },
+    on_call_role: { type: 'on_call_roles', many: false },
+    teams: { type: 'groups', many: true },
+    email_addresses: { type: 'user_email_addresses', many: true, absent: true },
+    phone_numbers: { type: 'user_phone_numbers', many: true, absent: true },
+    devices: { type: 'user_devices', many: true, absent: true },
+    schedules: { type: 'schedules', many: true, absent: true },
+    notification_rules: { type: 'user_notification_rules', many: true, absent: true },
+  },
   attributes: {
     email: { type: 'string', writable: false, filter: true, searchable: true, description: 'The email of the user' },
     first_name: { type: 'string', nullable: true, searchable: true, maxLength: 255, description: 'First name of the user' },

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { actorOf, CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
-import { parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { parseInclude, parseResourcePayload, withIncludes, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { ListResourcesQuery } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { ChangeUserCommand, DeleteUserCommand, findUser, userDefinition } from './user-commands';
-import { updateUserSchema } from './user.schema';
+import { USER_INCLUDES } from '../includes';
+import { updateUserSchema, userSchema } from './user.schema';
 import { IdentityError, IdentityErrorCode } from '../errors';
 
 /** `/v1/users`: permission family `members` (docs/permissions.md); `/me` needs none. */
@@ -37,8 +38,11 @@ export class UsersController {
 
   @Get(':id')
   @RequirePermission('members', 'read')
-  async get(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return { data: await findUser(this.dataSource, principal.organizationId, id) };
+  async get(@CurrentCaller() principal: Caller, @Param('id') id: string, @Query() query: FlatQuery) {
+    const include = parseInclude(userSchema, query.include);
+    const { organizationId } = principal;
+    const { data, included } = await withIncludes({ db: this.dataSource, organizationId }, userSchema, USER_INCLUDES, [await findUser(this.dataSource, organizationId, id)], include);
+    return { data: data[0], ...(included ? { included } : {}) };
   }
 
   @Put(':id')

@@ -1,7 +1,9 @@
-import { defineResource } from '@taproot/json-api';
+import { userRecords } from '@taproot/identity';
+import { byIdAttribute, defineIncludes, defineResource, readRecords } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
 import { incidentParentAccess, underIncident } from '../incident-children/incident-parent';
 import { checkReferenced, SUB_STATUSES, USERS } from '../incident-children/references';
+import { subStatusSchema } from '../sub-statuses/sub-status.schema';
 
 /**
  * When an incident was given which sub-status, and by whom (reference: `incident_sub_status`):
@@ -16,6 +18,11 @@ export const incidentSubStatusSchema = defineResource({
   defaultSort: 'assigned_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: underIncident('sub_statuses'),
+  // The reference's include enum (getIncidentSubStatus, listIncidentSubStatuses).
+  relationships: {
+    sub_status: { type: 'sub_statuses', many: false, idAttribute: 'sub_status_id' },
+    assigned_by_user: { type: 'users', many: false, idAttribute: 'assigned_by_user_id' },
+  },
   attributes: {
     incident_id: { type: 'string', format: 'uuid', writable: 'create', description: 'ID of the incident (the path decides)' },
     sub_status_id: { type: 'string', format: 'uuid', required: true, filter: ['eq'], description: 'ID of a sub-status of the organization (/v1/sub_statuses)' },
@@ -33,6 +40,10 @@ export const incidentSubStatusDefinition: ResourceDefinition = {
   // Part of the incident, like its action items (docs/incident-children.md).
   permission: { family: 'incidents', writes: 'update' },
   parentAccess: incidentParentAccess,
+  includes: defineIncludes(incidentSubStatusSchema, {
+    sub_status: byIdAttribute('sub_status_id', (db, organizationId, ids) => readRecords(db, subStatusSchema, organizationId, ids)),
+    assigned_by_user: byIdAttribute('assigned_by_user_id', userRecords),
+  }),
   rules: {
     async beforeCreate(attributes, ctx) {
       const checked = await checkReferenced(ctx, attributes, REFERENCES);

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { alertSchema, asSeenBy } from '@taproot/alerting';
+import { alertSchema, asSeenBy, withAlertIncludes } from '@taproot/alerting';
 import { can, CurrentCaller, forbidden, RequirePermission, type Caller } from '@taproot/auth';
 import { defineResource, JsonApiError, listDocument, parseListQuery, parseResourcePayload, readRecords, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { findIncident, IncidentRoutes, type IncidentAccess } from './incident-access';
@@ -77,6 +77,7 @@ export class IncidentAlertsController extends IncidentRoutes {
     const scope = [{ attribute: 'incident_ids', operator: 'eq' as const, values: [String(incident.id)], parameter: 'incident_id' }];
     const q = parseListQuery(alertSchema, query, { cursorSecret: this.cursorSecret, scope });
     const document = await listDocument({ db: this.dataSource, schema: alertSchema, q, query, organizationId: access.organizationId, cursorSecret: this.cursorSecret, basePath: `/v1/incidents/${String(incident.id)}/alerts` });
-    return { ...document, data: await asSeenBy(access.organizationId, access.principal, document.data, incidentsSeenWith(this.dataSource, access)) };
+    // The reference's listIncidentAlerts takes the include values of listAlerts.
+    return { ...document, ...(await withAlertIncludes(this.dataSource, access.principal, document.data, q.include, incidentsSeenWith(this.dataSource, access))) };
   }
 }

@@ -138,9 +138,9 @@ export const ALIAS_FILTERS = {
 
 /**
  * `include` names the reference lists whose records do not exist in Taproot yet (or belong to
- * work not done here): accepted, nothing included.
+ * work not done here): accepted, nothing included (`absent`).
  */
-export const INCLUDE_NOT_YET = ['slack_messages', 'custom_field_selections', 'feedbacks', 'incident_post_mortem', 'alerts'];
+const INCLUDE_NOT_YET = ['slack_messages', 'custom_field_selections', 'feedbacks', 'incident_post_mortem', 'alerts'];
 
 /** The served declaration: what `/v1/incidents` answers and accepts (OpenAPI, payload parsing). */
 export const incidentSchema = defineResource({
@@ -154,11 +154,11 @@ export const incidentSchema = defineResource({
     groups: { type: 'groups', many: true, idAttribute: 'group_ids' },
     incident_types: { type: 'incident_types', many: true, idAttribute: 'incident_type_ids' },
     subscribers: { type: 'users', many: true, idAttribute: 'subscriber_ids' },
-    roles: { type: 'incident_role_assignments', many: true, idAttribute: 'role_assignments' },
-    events: { type: 'incident_events', many: true, idAttribute: 'id' },
-    action_items: { type: 'incident_action_items', many: true, idAttribute: 'id' },
-    sub_statuses: { type: 'incident_sub_statuses', many: true, idAttribute: 'id' },
-    ...Object.fromEntries(INCLUDE_NOT_YET.map((name) => [name, { type: name, many: true, idAttribute: 'id' }])),
+    roles: { type: 'incident_role_assignments', many: true },
+    events: { type: 'incident_events', many: true },
+    action_items: { type: 'incident_action_items', many: true },
+    sub_statuses: { type: 'incident_sub_statuses', many: true },
+    ...Object.fromEntries(INCLUDE_NOT_YET.map((name) => [name, { type: name, many: true, absent: true as const }])),
   },
   extraFilters: Object.fromEntries(
     [...Object.entries(NAME_FILTERS), ...Object.entries(ALIAS_FILTERS)].map(([name, f]) => [name, { description: `${f.attribute.description}; takes [eq], [not_eq], [in], [not_in]` }]),

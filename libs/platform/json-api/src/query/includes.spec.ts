@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ResourceObject } from '../document/documents';
 import { JsonApiError } from '../errors/json-api-error';
 import { defineResource } from '../resource/resource-schema';
-import { byIdAttribute, defineIncludes, withIncludes, type RecordsById } from './includes';
+import { byIdAttribute, byQuery, defineIncludes, withIncludes, type RecordsById } from './includes';
 import { parseInclude } from './list-query';
 
 const schema = defineResource({
@@ -74,6 +74,23 @@ describe('withIncludes', () => {
     const records = [widget('a', 1, [])];
     assert.deepEqual(await withIncludes(ctx, schema, includes, records, []), { data: records });
     assert.equal(users.calls.length, 0);
+  });
+});
+
+describe('byQuery', () => {
+  test('one query with the organization and the page\'s ids; rows linked to their owner and serialized', async () => {
+    const calls: unknown[][] = [];
+    const db = {
+      query: async (_sql: string, params: unknown[] = []) => {
+        calls.push(params);
+        return [{ owner_id: 'b', id: 't1', name: 'Ops', secret: 'x' }];
+      },
+    };
+    const teams = defineResource({ ...schema, type: 'groups', relationships: undefined, attributes: { name: { type: 'string' } } });
+    const found = await byQuery(teams, 'SELECT ...')({ db, organizationId: ORG }, [widget('a', null, []), widget('b', null, [])]);
+    assert.deepEqual(calls, [[ORG, ['a', 'b']]]);
+    assert.deepEqual(found.get('a'), []);
+    assert.deepEqual(found.get('b')?.map((r) => [r.type, r.id, r.attributes.name, 'secret' in r.attributes]), [['groups', 't1', 'Ops', false]]);
   });
 });
 

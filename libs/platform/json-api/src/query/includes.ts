@@ -1,4 +1,4 @@
-import type { ResourceObject } from '../document/documents';
+import { toResourceObject, type ResourceObject } from '../document/documents';
 import type { ResourceSchema } from '../resource/resource-schema';
 import type { Queryable } from './list-document';
 
@@ -27,6 +27,21 @@ export function byIdAttribute(attribute: string, find: RecordsById): IncludeSour
   return async ({ db, organizationId }, records) => {
     const found = await find(db, organizationId, [...new Set(records.flatMap((r) => idsIn(r.attributes[attribute])))]);
     return new Map(records.map((r) => [r.id, idsIn(r.attributes[attribute]).flatMap((id) => found.get(id) ?? [])]));
+  };
+}
+
+/**
+ * Related records that name the primary ones, or that a join reaches (a user's teams, an
+ * incident's events), found by one query over the page: `sql` takes `$1` the organization and
+ * `$2` the primary ids (text[]; cast them), and answers rows of `schema`'s read model with
+ * `owner_id`, the primary record each belongs to, in the order they are to be linked.
+ */
+export function byQuery(schema: ResourceSchema, sql: string): IncludeSource {
+  return async ({ db, organizationId }, records) => {
+    const rows = (await db.query(sql, [organizationId, records.map((r) => r.id)])) as Record<string, unknown>[];
+    const found = new Map<string, ResourceObject[]>(records.map((r) => [r.id, []]));
+    for (const row of rows) found.get(String(row.owner_id))?.push(toResourceObject(schema, row));
+    return found;
   };
 }
 
