@@ -1,5 +1,6 @@
 import { CONTEXTS } from '@taproot/contexts';
 import { assertStorableBody, assertStorableTarget, decodeUtf8Body, JSON_API_MEDIA_TYPE, JsonApiError } from '@taproot/json-api';
+import { storeIdempotentAnswers } from '@taproot/resources';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
@@ -89,7 +90,12 @@ const answerFrameworkError = (error: FastifyError, _request: FastifyRequest, rep
 };
 
 export async function startApi(runtime: Runtime, port = runtime.config.port): Promise<RunningApp> {
-  const running = await startNestApp(runtime, ApiModule.forRuntime(runtime), { name: 'api', port, configure: enforceMediaType, frameworkErrors: answerFrameworkError });
+  const configure = (fastify: FastifyInstance): void => {
+    enforceMediaType(fastify);
+    // After the media-type hook: a replayed answer keeps the type it was sent with.
+    storeIdempotentAnswers(fastify, runtime.dataSource, runtime.logger);
+  };
+  const running = await startNestApp(runtime, ApiModule.forRuntime(runtime), { name: 'api', port, configure, frameworkErrors: answerFrameworkError });
   runtime.relay.start();
   return running;
 }

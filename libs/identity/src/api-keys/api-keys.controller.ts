@@ -2,6 +2,7 @@ import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { JsonApiError, parseResourcePayload, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
+import { SecretAnswer } from '@taproot/resources';
 import {
   apiKeyDocument,
   CreateApiKeyCommand,
@@ -64,6 +65,7 @@ export class ApiKeysController {
   /** 201 `api_key_with_token_response`: the only time this token is shown. */
   @Post()
   @RequirePermission('api_keys', 'create')
+  @SecretAnswer()
   @HttpCode(201)
   async create(@CurrentCaller() principal: Caller, @Body() body: unknown): Promise<SingleDocument> {
     const { attributes } = parseResourcePayload(newApiKeySchema, body, 'create');
@@ -95,6 +97,7 @@ export class ApiKeysController {
 
   /** 200 `api_key_with_token_response` with the new token; the body is optional. */
   @Post(':id/rotate')
+  @SecretAnswer()
   @HttpCode(200)
   async rotate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown): Promise<SingleDocument> {
     const payload = body === undefined || body === null ? { data: { type: rotateApiKeySchema.type, attributes: {} } } : body;

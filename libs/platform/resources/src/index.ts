@@ -10,3 +10,4 @@ export * from './slug';
 export * from './group-commit';
 export * from './resource-events';
 export * from './testing';
+export * from './idempotency';

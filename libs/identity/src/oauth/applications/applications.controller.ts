@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { parseResourcePayload, type CollectionDocument, type FlatQuery, type SingleDocument } from '@taproot/json-api';
 import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
+import { SecretAnswer } from '@taproot/resources';
 import {
   CreateOAuthApplicationCommand,
   GetOAuthApplicationQuery,
@@ -40,6 +41,7 @@ export class OAuthApplicationsController {
   /** 201 with `client_secret`: the only time it is shown. */
   @Post()
   @RequirePermission('api_keys', 'create')
+  @SecretAnswer()
   @HttpCode(201)
   async create(@CurrentCaller() principal: Caller, @Body() body: unknown): Promise<SingleDocument> {
     const { attributes } = parseResourcePayload(newOAuthApplicationSchema, body, 'create');
@@ -72,6 +74,7 @@ export class OAuthApplicationsController {
 
   /** 200 with the new `client_secret`, shown once; the old one stops working at once. */
   @Post(':id/rotate_secret')
+  @SecretAnswer()
   @RequirePermission('api_keys', 'update')
   @HttpCode(200)
   async rotateSecret(@CurrentCaller() principal: Caller, @Param('id') id: string): Promise<SingleDocument> {
