@@ -630,4 +630,19 @@ describe('buildOpenApiDocument', () => {
       assert.ok(doc.components.schemas.widget);
     });
   });
+
+  test('every authenticated POST takes the optional Idempotency-Key header; public ones do not', () => {
+    const doc = buildOpenApiDocument([widgets()], { title: 't', version: '1' }, {
+      paths: { '/v1/hooks': { post: { operationId: 'receiveHook', security: [], responses: { '202': { description: 'accepted' } } } } },
+    });
+    const headers = (op: unknown) => ((op as Op).parameters ?? []).filter((p) => p.in === 'header');
+    const create = pathItem(doc, '/v1/widgets').post as Op;
+    assert.deepEqual(
+      headers(create).map((p) => [p.name, p.required]),
+      [['Idempotency-Key', false]],
+    );
+    assert.ok(create.responses['409'] && create.responses['422']);
+    assert.deepEqual(headers(pathItem(doc, '/v1/hooks').post), []);
+    assert.deepEqual(headers((pathItem(doc, '/v1/widgets/{id}') as Required<PathItem>).put), []);
+  });
 });

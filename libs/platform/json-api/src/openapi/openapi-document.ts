@@ -30,7 +30,7 @@ export interface OpenApiDocument {
 }
 
 type Operation = Record<string, unknown>;
-type Parameter = { in: 'query' | 'path'; name: string; required: boolean; description?: string; schema: JsonSchema };
+type Parameter = { in: 'query' | 'path' | 'header'; name: string; required: boolean; description?: string; schema: JsonSchema };
 
 export const OPENAPI_VERSION = '3.0.3';
 
@@ -410,6 +410,29 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
   return paths;
 }
 
+const IDEMPOTENCY_KEY: Parameter = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Makes a retry safe: for 24 hours a request with the same key and body gets the first answer again (with `Idempotent-Replayed: true`) instead of running twice. Per organization and API key (or OAuth client and user); 1 to 255 printable ASCII characters.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[ -~]+$' },
+};
+const IDEMPOTENCY_RESPONSES = {
+  '409': response('Idempotency-Key: a request with this key is in progress, or committed without its answer recorded', 'errors_list'),
+  '422': response('Idempotency-Key reused with another body or path', 'errors_list'),
+};
+
+/** Every authenticated POST takes `Idempotency-Key` (docs/decisions/0005-idempotency-keys.md). */
+function withIdempotencyKeys(paths: Record<string, Record<string, unknown>>): void {
+  for (const item of Object.values(paths)) {
+    const post = item.post as Operation | undefined;
+    if (!post || (Array.isArray(post.security) && post.security.length === 0)) continue;
+    const parameters = (post.parameters as unknown[] | undefined) ?? [];
+    item.post = { ...post, parameters: [...parameters, IDEMPOTENCY_KEY], responses: { ...IDEMPOTENCY_RESPONSES, ...(post.responses as object) } };
+  }
+}
+
 /**
  * The OpenAPI 3.0 document of the declared resources, in the reference's style (schema names
  * `<singular>`, `new_<singular>`, `update_<singular>`, `<singular>_response`, `<singular>_list`;
@@ -426,6 +449,7 @@ export function buildOpenApiDocument(resources: readonly ResourceSchema[], info:
   }
   Object.assign(schemas, extra.schemas);
   for (const [path, item] of Object.entries(extra.paths ?? {})) paths[path] = { ...paths[path], ...(item as Record<string, unknown>) };
+  withIdempotencyKeys(paths);
 
   return {
     openapi: OPENAPI_VERSION,
