@@ -15,6 +15,8 @@ export interface KafkaBroker {
   brokers: string[];
   port: number;
   stop(): Promise<void>;
+  /** SIGKILLs the JVM, as a crash would; the data dir stays for a restart (fault tests). */
+  kill(): Promise<void>;
 }
 
 type Log = (line: string) => void;
@@ -177,10 +179,10 @@ export async function startKafkaBroker(
   watchdog.on('error', () => undefined);
 
   let halting: Promise<void> | null = null;
-  const halt = (): Promise<void> =>
+  const halt = (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> =>
     (halting ??= (async () => {
       if (exitCode === undefined) {
-        child.kill('SIGTERM');
+        child.kill(signal);
         const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
         await exited;
         clearTimeout(timer);
@@ -204,7 +206,7 @@ export async function startKafkaBroker(
     throw new Error(`${(error as Error).message}\nbroker log ${brokerLog}:\n${tail}`);
   }
   log(`broker up on ${bootstrap} in ${((Date.now() - started) / 1000).toFixed(1)} s (data ${dataDir})`);
-  return { brokers: [bootstrap], port, stop };
+  return { brokers: [bootstrap], port, stop, kill: () => halt('SIGKILL') };
 }
 
 async function waitUntilReady(bootstrap: string, exitCode: () => number | null | undefined): Promise<void> {

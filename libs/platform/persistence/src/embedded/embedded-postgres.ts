@@ -92,8 +92,7 @@ async function killCluster(dir: string): Promise<void> {
   const pid = Number((await readFile(join(dir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
   const children = childrenOf(pid);
   // The backends first: left running, they hold the shared memory a restart needs.
-  for (const child of children) process.kill(child, 'SIGKILL');
-  process.kill(pid, 'SIGKILL');
+  for (const p of [...children, pid]) signal(p, 'SIGKILL');
   for (const p of [pid, ...children]) {
     while (isAlive(p)) await new Promise((r) => setTimeout(r, 20));
   }
@@ -107,14 +106,17 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** False when the process is gone (it may exit between the listing and the signal). */
+function signal(pid: number, name: NodeJS.Signals | 0): boolean {
   try {
-    process.kill(pid, 0);
+    process.kill(pid, name);
     return true;
   } catch {
     return false;
   }
 }
+
+const isAlive = (pid: number) => signal(pid, 0);
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new Client({ connectionString: adminUrl });
