@@ -56,30 +56,51 @@ interface Answer {
 
 /**
  * Two clients creating incidents one after another until stopped. Acknowledged ids are the 201s;
- * any other answer (or a connection torn down with the process) is kept to be checked.
+ * any other answer (or a connection torn down with the process) is kept to be checked. With
+ * `idempotent`, each create carries an Idempotency-Key and a create whose connection was torn down
+ * is sent again with the same key until it is answered, as a careful client would.
  */
-function createLoad(base: () => string, token: string) {
+function createLoad(base: () => string, token: string, opts: { idempotent?: boolean } = {}) {
   const acknowledged: string[] = [];
   const answers: Answer[] = [];
+  /** The creates answered only on a retry after a torn connection: status and error code. */
+  const retried: Answer[] = [];
   let failedConnections = 0;
   let running = true;
   let n = 0;
+  const send = async (title: string) => {
+    const res = await fetch(`${base()}/v1/incidents`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/vnd.api+json',
+        ...(opts.idempotent ? { 'idempotency-key': title } : {}),
+      },
+      body: JSON.stringify({ data: { type: 'incidents', attributes: { title } } }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    type Body = { data?: { id: string }; errors?: { code: string; meta?: { resource?: { id: string } } }[] };
+    const body = (await res.json()) as Body;
+    const answer = { status: res.status, retryAfter: res.headers.get('retry-after'), code: body.errors?.[0]?.code ?? null };
+    answers.push(answer);
+    if (res.status === 201) acknowledged.push(body.data!.id);
+    // Committed before the process died, its answer lost: the retry names what it created.
+    if (answer.code === 'IDEMPOTENCY_KEY_ANSWER_LOST') acknowledged.push(body.errors![0].meta!.resource!.id);
+    return answer;
+  };
   const client = async () => {
     while (running) {
       const title = `load ${++n}`;
-      try {
-        const res = await fetch(`${base()}/v1/incidents`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
-          body: JSON.stringify({ data: { type: 'incidents', attributes: { title } } }),
-          signal: AbortSignal.timeout(15_000),
-        });
-        const body = (await res.json()) as { data?: { id: string }; errors?: { code: string }[] };
-        answers.push({ status: res.status, retryAfter: res.headers.get('retry-after'), code: body.errors?.[0]?.code ?? null });
-        if (res.status === 201) acknowledged.push(body.data!.id);
-      } catch {
-        failedConnections++;
-        await sleep(200);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const answer = await send(title);
+          if (attempt > 0) retried.push(answer);
+          break;
+        } catch {
+          failedConnections++;
+          await sleep(200);
+          if (!opts.idempotent) break;
+        }
       }
       await sleep(25);
     }
@@ -88,6 +109,7 @@ function createLoad(base: () => string, token: string) {
   return {
     acknowledged,
     answers,
+    retried,
     failedConnections: () => failedConnections,
     /** Resolves once `count` more creates were acknowledged. */
     async more(count: number, timeoutMs = 60_000) {
@@ -240,7 +262,7 @@ describe('faults in Kafka mode lose nothing', () => {
     }
   });
 
-  test('the process running the apps killed under load: after its restart nothing acknowledged is lost, nothing applied twice', async () => {
+  test('the process running the apps killed under load: nothing acknowledged is lost or applied twice, and retries with their Idempotency-Key make no duplicate', async () => {
     // A database of its own, so the bootstrap key makes the first organization there.
     const admin = await open(pg.url.replace(/\/[^/]+$/, '/postgres'));
     await admin.query('CREATE DATABASE killed_process');
@@ -274,7 +296,7 @@ describe('faults in Kafka mode lose nothing', () => {
     const db = await open(url);
     try {
       const [{ id: organizationId }] = (await db.query('SELECT id FROM organizations')).rows;
-      const load = createLoad(() => base, token);
+      const load = createLoad(() => base, token, { idempotent: true });
       try {
         await load.more(30);
         child!.kill('SIGKILL');
@@ -287,9 +309,18 @@ describe('faults in Kafka mode lose nothing', () => {
       } finally {
         await load.stop();
       }
-      // Requests in flight at the kill lost their connection; none of them was acknowledged.
-      console.info(`${load.acknowledged.length} creates acknowledged; ${load.failedConnections()} connections torn down by the kill`);
-      assert.deepEqual([...new Set(load.answers.map((a) => a.status))], [201]);
+      // Requests in flight at the kill lost their connection and were sent again with their key:
+      // those that had committed answer 409 naming what they created, the others run now.
+      const retriedCodes = load.retried.map((a) => `${a.status} ${a.code ?? ''}`.trim());
+      console.info(`${load.acknowledged.length} creates acknowledged; ${load.failedConnections()} connection attempts failed while the process was down; retries answered ${JSON.stringify(retriedCodes)}`);
+      assert.ok(load.retried.length > 0, 'the kill tore down requests in flight');
+      assert.deepEqual(
+        [...new Set(load.answers.map((a) => `${a.status} ${a.code ?? ''}`.trim()))].filter((a) => a !== '201' && a !== '409 IDEMPOTENCY_KEY_ANSWER_LOST'),
+        [],
+      );
+      // One incident per logical create, whatever the retries: no title twice.
+      const { rows: twice } = await db.query('SELECT title, count(*)::int AS n FROM incidents_read WHERE organization_id = $1 GROUP BY title HAVING count(*) > 1', [organizationId]);
+      assert.deepEqual(twice, [], 'a retried create made a duplicate');
       await eventually('every acknowledged create in the read model and both consumers', () => settled(db, organizationId, load.acknowledged), 120_000);
       await assertExactlyOnce(db, organizationId, load.acknowledged);
     } finally {
