@@ -21,12 +21,15 @@ import { ConfigError, loadConfig, systemClock, type TaprootConfig } from '@tapro
 import {
   createClientCredentialsApplication,
   createOrganization,
+  issueScimToken,
   loadApplicationForUpdate,
   oauthApplicationSchema,
   organizationExists,
+  OperatorUsers,
   organizationRateLimits,
   parseApplicationScope,
   revokeApplication,
+  SCIM_BASE_PATH,
   setOrganizationRateLimits,
   type ApplicationActor,
   type ApplicationResult,
@@ -60,6 +63,22 @@ Commands:
   app revoke --org <organization-id> --client-id <client-id> [--json]
       Revokes an application: the auth server refuses its client from now on, its tokens and
       grants are deleted, and its service user loses every permission.
+  user add --org <organization-id> --email <email> [--name <name>] [--role <role>] [--json]
+      Adds a person to the organization. --role names one of its incident response roles (id,
+      slug or name, e.g. admin or "No Access"); the default is the User role, the everyday
+      responder's. The on-call role follows (owner and admin: on-call Admin; others: the same
+      kind; custom roles: on-call User). --json prints one JSON object {"user_id", "organization_id",
+      "email", "name", "role"}. An e-mail already in the organization fails (exit 1).
+  user list --org <organization-id> [--json]
+      Lists the organization's users. --json prints one JSON object {"organization_id", "users":
+      [{"user_id", "email", "name", "role"}]}.
+  user remove --org <organization-id> (--user <user-id>|--email <email>) [--json]
+      Removes a user: their API keys go with them and they leave their teams. The organization's
+      last owner cannot be removed. --json prints one JSON object {"user_id", "organization_id", "email"}.
+  scim token --org <organization-id> [--json]
+      Issues the organization's SCIM bearer token for an identity provider (README, "SCIM
+      provisioning"), shown only once; the previous token stops working. --json prints one JSON
+      object {"organization_id", "scim_token", "base_path"}.
   keys rotate [--json]
       Adds a new OAuth signing key and retires the current ones: the auth app signs with the new
       key from its next start, and the retired keys stay in its JWKS until every token they signed
@@ -117,6 +136,30 @@ interface AppRevoke {
   clientId: string;
   json: boolean;
 }
+interface UserAdd {
+  command: 'user add';
+  organizationId: string;
+  email: string;
+  name: string | null;
+  role: string | null;
+  json: boolean;
+}
+interface UserList {
+  command: 'user list';
+  organizationId: string;
+  json: boolean;
+}
+interface UserRemove {
+  command: 'user remove';
+  organizationId: string;
+  user: { id: string } | { email: string };
+  json: boolean;
+}
+interface ScimToken {
+  command: 'scim token';
+  organizationId: string;
+  json: boolean;
+}
 interface KeysRotate {
   command: 'keys rotate';
   json: boolean;
@@ -131,13 +174,15 @@ interface DlqReplay {
   sourceTopic: string | undefined;
   json: boolean;
 }
-type DatabaseCommand = OrgCreate | OrgLimits | AppCreate | AppList | AppRevoke | KeysRotate;
+type DatabaseCommand = OrgCreate | OrgLimits | AppCreate | AppList | AppRevoke | UserAdd | UserList | UserRemove | ScimToken | KeysRotate;
 type Command = DatabaseCommand | DlqList | DlqReplay | { command: 'help' };
 
 /** The options each command takes besides the boolean `--json`, by group and sub-command. */
 const OPTIONS: Record<string, Record<string, readonly string[]>> = {
   org: { create: ['name', 'owner-email'], limits: ['org', 'reads', 'writes'] },
   app: { create: ['org', 'name', 'grant', 'scope'], list: ['org'], revoke: ['org', 'client-id'] },
+  user: { add: ['org', 'email', 'name', 'role'], list: ['org'], remove: ['org', 'user', 'email'] },
+  scim: { token: ['org'] },
   keys: { rotate: [] },
   dlq: { list: ['all'], replay: ['topic'] },
 };
@@ -190,6 +235,8 @@ function parseArgs(argv: string[]): Command {
   const flags = parseFlags(rest, allowed);
   const json = flags.json === true;
   if (group === 'app') return parseAppArgs(action, flags, json);
+  if (group === 'user') return parseUserArgs(action, flags, json);
+  if (group === 'scim') return { command: 'scim token', organizationId: requiredOrg(flags, 'scim token'), json };
   if (group === 'keys') return { command: 'keys rotate', json };
   if (group === 'dlq') {
     if (action === 'list') return { command: 'dlq list', all: flags.all === true, json };
@@ -210,9 +257,42 @@ function parseArgs(argv: string[]): Command {
   const name = typeof flags.name === 'string' ? flags.name.trim() : '';
   if (!name) throw new UsageError('org create needs --name <name>');
   if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
-  const ownerEmail = typeof flags['owner-email'] === 'string' ? flags['owner-email'].trim() : 'owner@taproot.local';
-  if (!/^[^\s@]+@[^\s@]+$/.test(ownerEmail)) throw new UsageError(`--owner-email must be an email address, got "${ownerEmail}"`);
+  const ownerEmail = emailFlag(flags, 'owner-email') ?? 'owner@taproot.local';
   return { command: 'org create', name, ownerEmail, json };
+}
+
+/** An e-mail option's value, checked; undefined when not given. */
+function emailFlag(flags: Record<string, string | true>, flag: string): string | undefined {
+  if (typeof flags[flag] !== 'string') return undefined;
+  const email = (flags[flag] as string).trim();
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError(`--${flag} must be an email address, got "${email}"`);
+  return email;
+}
+
+function requiredOrg(flags: Record<string, string | true>, command: string): string {
+  const organizationId = typeof flags.org === 'string' ? flags.org.trim() : '';
+  if (!organizationId) throw new UsageError(`${command} needs --org <organization-id>`);
+  return organizationId;
+}
+
+/** `user <action>`: every one names the organization; remove names the user by id or e-mail, not both. */
+function parseUserArgs(action: string, flags: Record<string, string | true>, json: boolean): UserAdd | UserList | UserRemove {
+  const organizationId = requiredOrg(flags, `user ${action}`);
+  if (action === 'list') return { command: 'user list', organizationId, json };
+  const email = emailFlag(flags, 'email');
+  if (action === 'remove') {
+    const id = typeof flags.user === 'string' ? flags.user.trim() : undefined;
+    if ((id === undefined) === (email === undefined)) throw new UsageError('user remove needs exactly one of --user <user-id> or --email <email>');
+    if (id !== undefined && !/^[0-9]{1,9}$/.test(id)) throw new UsageError(`--user must be a user id (a whole number), got "${id}"`);
+    return { command: 'user remove', organizationId, user: id !== undefined ? { id } : { email: email! }, json };
+  }
+  if (email === undefined) throw new UsageError('user add needs --email <email>');
+  const text = (flag: string) => (typeof flags[flag] === 'string' ? (flags[flag] as string).trim() : null);
+  const name = text('name');
+  if (name !== null && (name === '' || name.length > 255)) throw new UsageError('--name must be 1 to 255 characters');
+  const role = text('role');
+  if (role === '') throw new UsageError('--role needs a role name, slug or id, e.g. --role admin');
+  return { command: 'user add', organizationId, email, name, role, json };
 }
 
 /** `app <action>`: every one names the organization; create validates the scope as the admin API does. */
@@ -432,6 +512,44 @@ async function appRevoke(db: Database, cmd: AppRevoke): Promise<void> {
   else process.stdout.write(`Revoked application ${String(app.client_id)} ("${String(app.name)}").\n`);
 }
 
+async function userAdd(db: Database, cmd: UserAdd): Promise<void> {
+  await assertOrganization(db, cmd.organizationId);
+  const member = await new OperatorUsers(db.dataSource).add(cmd.organizationId, { email: cmd.email, name: cmd.name, role: cmd.role });
+  if (cmd.json) process.stdout.write(`${JSON.stringify({ user_id: member.user_id, organization_id: cmd.organizationId, email: member.email, name: member.name, role: member.role })}\n`);
+  else process.stdout.write(`Added user ${member.user_id} (${member.email}) to organization ${cmd.organizationId} with the ${String(member.role)} role.\n`);
+}
+
+async function userList(db: Database, cmd: UserList): Promise<void> {
+  await assertOrganization(db, cmd.organizationId);
+  const users = await new OperatorUsers(db.dataSource).list(cmd.organizationId);
+  if (cmd.json) {
+    process.stdout.write(`${JSON.stringify({ organization_id: cmd.organizationId, users })}\n`);
+    return;
+  }
+  for (const u of users) process.stdout.write(`${u.user_id}  ${u.email}  ${u.name ?? ''}  [${u.role ?? 'no role'}]\n`);
+}
+
+async function userRemove(db: Database, cmd: UserRemove): Promise<void> {
+  await assertOrganization(db, cmd.organizationId);
+  const user = await new OperatorUsers(db.dataSource).remove(cmd.organizationId, cmd.user);
+  const email = String(user.attributes.email);
+  if (cmd.json) process.stdout.write(`${JSON.stringify({ user_id: Number(user.id), organization_id: cmd.organizationId, email })}\n`);
+  else process.stdout.write(`Removed user ${user.id} (${email}) from organization ${cmd.organizationId}.\n`);
+}
+
+async function scimToken(db: Database, cmd: ScimToken): Promise<void> {
+  await assertOrganization(db, cmd.organizationId);
+  const token = await issueScimToken(db.dataSource, cmd.organizationId);
+  if (cmd.json) {
+    process.stdout.write(`${JSON.stringify({ organization_id: cmd.organizationId, scim_token: token, base_path: SCIM_BASE_PATH })}\n`);
+  } else {
+    process.stdout.write(
+      `SCIM token of organization ${cmd.organizationId} (shown only once; the previous one no longer works):\n\n    ${token}\n\n` +
+        `Point the identity provider at <api base URL>${SCIM_BASE_PATH} with this bearer token.\n`,
+    );
+  }
+}
+
 async function keysRotate(db: Database, cmd: KeysRotate, config: TaprootConfig): Promise<void> {
   const kid = await signingKeysOf({ config, dataSource: db.dataSource, clock: systemClock }).rotate();
   if (cmd.json) process.stdout.write(`${JSON.stringify({ kid })}\n`);
@@ -516,6 +634,10 @@ async function runOnDatabase(cmd: DatabaseCommand, config: TaprootConfig): Promi
     else if (cmd.command === 'app create') await appCreate(db, cmd);
     else if (cmd.command === 'app list') await appList(db, cmd, config);
     else if (cmd.command === 'app revoke') await appRevoke(db, cmd);
+    else if (cmd.command === 'user add') await userAdd(db, cmd);
+    else if (cmd.command === 'user list') await userList(db, cmd);
+    else if (cmd.command === 'user remove') await userRemove(db, cmd);
+    else if (cmd.command === 'scim token') await scimToken(db, cmd);
     else if (cmd.command === 'keys rotate') await keysRotate(db, cmd, config);
     else await orgCreate(db, cmd);
     return 0;

@@ -17,3 +17,4 @@ export * from './organizations/organization-rate-limits';
 export * from './references';
 export * from './oauth/oidc-adapter';
 export * from './oauth/signing-keys';
+export * from './scim';

@@ -10,6 +10,7 @@ import { RateLimitWindowSizes1732300003200 } from './1732300003200-rate-limit-wi
 import { OAuthApplicationsView1732300003300 } from './1732300003300-oauth-applications-view';
 import { MembersPermissionsWithoutCreate1732300003400 } from './1732300003400-members-permissions-without-create';
 import { AuditReferenceItemTypes1732300003500 } from './1732300003500-audit-reference-item-types';
+import { Scim1732300003600 } from './1732300003600-scim';
 
 /** The identity context's migrations, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const IDENTITY_MIGRATIONS = [
   OAuthApplicationsView1732300003300,
   MembersPermissionsWithoutCreate1732300003400,
   AuditReferenceItemTypes1732300003500,
+  Scim1732300003600,
 ];

@@ -83,7 +83,7 @@ export const SYSTEM_ON_CALL_ROLES: readonly SystemRole[] = [
 ];
 
 /** A user's `role` (text, as bootstrap stores it) to the kinds of role it gets. */
-const USER_ROLE_KINDS: Record<string, { role: string; onCallRole: string }> = {
+export const USER_ROLE_KINDS: Record<string, { role: string; onCallRole: string }> = {
   owner: { role: 'owner', onCallRole: 'admin' },
   admin: { role: 'admin', onCallRole: 'admin' },
   user: { role: 'user', onCallRole: 'user' },

@@ -1,2 +1,3 @@
 export { userSchema, updateUserSchema } from './user.schema';
 export { UsersModule } from './users.module';
+export { OperatorUsers, type OrganizationMember } from './operator-users';

@@ -1,0 +1,1 @@
+export { issueScimToken, SCIM_BASE_PATH } from './scim-token';
