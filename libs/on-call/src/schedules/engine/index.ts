@@ -1,0 +1,2 @@
+export { computeShifts } from './shift-engine';
+export type * from './types';
