@@ -1,3 +1,12 @@
-export { OnCallModule } from './on-call.module';
+export { OnCallModule, ON_CALL_RESOURCES } from './on-call.module';
 export { ON_CALL_CONTEXT } from './on-call.context';
+export { ON_CALL_MIGRATIONS } from './migrations';
+export { OnCallErrorCode } from './errors';
+export { scheduleSchema, scheduleDefinition } from './schedules/schedule.schema';
+export { scheduleRotationSchema, scheduleRotationDefinition } from './schedule-rotations/schedule-rotation.schema';
+export { ROTATION_TYPES, DAY_NAMES, type RotationType } from './schedule-rotations/rotationable';
+export { scheduleRotationUserSchema, scheduleRotationUserDefinition } from './schedule-rotation-users/schedule-rotation-user.schema';
+export { scheduleRotationActiveDaySchema, scheduleRotationActiveDayDefinition } from './schedule-rotation-active-days/schedule-rotation-active-day.schema';
+export { overrideShiftSchema, overrideShiftDefinition } from './override-shifts/override-shift.schema';
+export { onCallShadowSchema, onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 export * from './schedules/engine';

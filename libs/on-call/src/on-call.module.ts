@@ -1,5 +1,31 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { ProjectionRunner } from '@taproot/messaging';
+import { resourceController, ResourceListProjection, type ResourceDefinition } from '@taproot/resources';
+import { onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
+import { overrideShiftDefinition } from './override-shifts/override-shift.schema';
+import { scheduleRotationActiveDayDefinition } from './schedule-rotation-active-days/schedule-rotation-active-day.schema';
+import { scheduleRotationUserDefinition } from './schedule-rotation-users/schedule-rotation-user.schema';
+import { scheduleRotationDefinition } from './schedule-rotations/schedule-rotation.schema';
+import { scheduleDefinition } from './schedules/schedule.schema';
 
-/** The on-call bounded context; its resources arrive in later issues. */
-@Module({})
-export class OnCallModule {}
+/** The schedule resources, parents before the records under them. */
+export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
+  scheduleDefinition,
+  scheduleRotationDefinition,
+  scheduleRotationUserDefinition,
+  scheduleRotationActiveDayDefinition,
+  overrideShiftDefinition,
+  onCallShadowDefinition,
+];
+
+/** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */
+@Module({
+  controllers: ON_CALL_RESOURCES.map((definition) => resourceController(definition)),
+})
+export class OnCallModule implements OnModuleInit {
+  constructor(private readonly projections: ProjectionRunner) {}
+
+  onModuleInit(): void {
+    for (const definition of ON_CALL_RESOURCES) this.projections.inline(new ResourceListProjection(definition));
+  }
+}

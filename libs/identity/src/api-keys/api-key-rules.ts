@@ -8,7 +8,7 @@ import { IdentityErrorCode } from '../errors';
  * context: call it before making the calling principal own a schedule. `attribute` names the
  * attribute of the request the error points at.
  */
-export function assertCanOwnSchedule(principal: Principal, attribute = 'owner_user_id'): void {
+export function assertCanOwnSchedule(principal: Pick<Principal, 'userId'>, attribute = 'owner_user_id'): void {
   if (principal.userId !== null) return;
   throw JsonApiError.invalidAttributes([
     { attribute, detail: 'a key without a user cannot be made a schedule owner', code: IdentityErrorCode.KeyWithoutUser },

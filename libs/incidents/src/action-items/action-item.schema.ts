@@ -1,7 +1,7 @@
 import { defineResource, type AttributeDef, type FilterOperator } from '@taproot/json-api';
-import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
+import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
 import { hidePrivateIncidents, INCIDENT_PRIVATE, incidentParentAccess, underIncident } from '../incident-children/incident-parent';
-import { checkReferenced, flatUser, TEAMS, USERS } from '../incident-children/references';
+import { flatUser, TEAMS, USERS } from '../incident-children/references';
 import { INCIDENT_STATUSES } from '../incidents/incident.state';
 
 export const ACTION_ITEM_KINDS = ['task', 'follow_up'] as const;

@@ -1,6 +1,6 @@
 import { defineResource } from '@taproot/json-api';
-import type { ParentAccess, ResourceDefinition } from '@taproot/resources';
-import { FUNCTIONALITIES, SERVICES, checkReferenced, type Reference } from '../incident-children/references';
+import { checkReferenced, type ParentAccess, type Reference, type ResourceDefinition } from '@taproot/resources';
+import { FUNCTIONALITIES, SERVICES } from '../incident-children/references';
 import { incidentAccess } from '../incidents/incident-access';
 import { findEvent } from '../timeline/timeline';
 

@@ -1,8 +1,8 @@
 import { userRecords } from '@taproot/identity';
 import { byIdAttribute, defineIncludes, defineResource, readRecords } from '@taproot/json-api';
-import type { ResourceDefinition } from '@taproot/resources';
+import { checkReferenced, type ResourceDefinition } from '@taproot/resources';
 import { incidentParentAccess, underIncident } from '../incident-children/incident-parent';
-import { checkReferenced, SUB_STATUSES, USERS } from '../incident-children/references';
+import { SUB_STATUSES, USERS } from '../incident-children/references';
 import { subStatusSchema } from '../sub-statuses/sub-status.schema';
 
 /**

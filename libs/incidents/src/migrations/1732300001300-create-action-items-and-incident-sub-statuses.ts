@@ -1,26 +1,5 @@
-import { createTableWithReadModel } from '@taproot/persistence';
+import { createRecordsUnderParent as createRecords } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-/**
- * A write table of records under a parent (`id`, `organization_id`, the parent's id `column`,
- * `columns`, the timestamps), keyed to the parent within the organization, and its `_read` model
- * with indexes on `(organization_id, <key>)`.
- */
-function createRecords(q: QueryRunner, table: string, parent: { column: string; table: string }, columns: string, readIndexes: Record<string, string>): Promise<void> {
-  return createTableWithReadModel(q, table, {
-    definition: `
-    id uuid PRIMARY KEY,
-    organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
-    ${parent.column} uuid NOT NULL,
-    ${columns},
-    created_at timestamptz NOT NULL,
-    updated_at timestamptz NOT NULL,
-    CONSTRAINT ${table}_parent FOREIGN KEY (organization_id, ${parent.column}) REFERENCES ${parent.table} (organization_id, id)`,
-    // Serves the key's check when a parent is deleted.
-    writeIndexes: { parent: `organization_id, ${parent.column}` },
-    readIndexes,
-  });
-}
 
 const INCIDENT = { column: 'incident_id', table: 'incidents' };
 

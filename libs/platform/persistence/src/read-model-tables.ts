@@ -47,3 +47,25 @@ export const NAMED_LIST_INDEXES: Pick<TableWithReadModel, 'writeIndexes' | 'read
   writeIndexes: { slug: 'UNIQUE organization_id, slug text_pattern_ops', position: 'organization_id, position' },
   readIndexes: { position: 'position, created_at, id', ...TIMESTAMP_READ_INDEXES, name: 'name, created_at, id', slug: 'slug' },
 };
+
+/**
+ * A write table of records under a parent (`id`, `organization_id`, the parent's id `column`,
+ * `columns`, the timestamps), keyed to the parent within the organization, and its `_read` model
+ * with indexes on `(organization_id, <key>)`. The key is NO ACTION: a parent's delete removes its
+ * records through the generic path first, each with its event (a cascade would announce nothing).
+ */
+export function createRecordsUnderParent(q: QueryRunner, table: string, parent: { column: string; table: string }, columns: string, readIndexes: Record<string, string>): Promise<void> {
+  return createTableWithReadModel(q, table, {
+    definition: `
+    id uuid PRIMARY KEY,
+    organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    ${parent.column} uuid NOT NULL,
+    ${columns},
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    CONSTRAINT ${table}_parent FOREIGN KEY (organization_id, ${parent.column}) REFERENCES ${parent.table} (organization_id, id)`,
+    // Serves the key's check when a parent is deleted.
+    writeIndexes: { parent: `organization_id, ${parent.column}` },
+    readIndexes,
+  });
+}

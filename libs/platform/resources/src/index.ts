@@ -11,3 +11,4 @@ export * from './group-commit';
 export * from './resource-events';
 export * from './testing';
 export * from './idempotency';
+export * from './references';

@@ -45,7 +45,8 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   const requires = (action: CrudAction): MethodDecorator => (family ? RequirePermission(family, action) : () => undefined);
   const reads = definition.permission?.reads;
   const requiresRead: MethodDecorator = reads ? RequirePermission(reads.family, reads.action) : requires('read');
-  const requiresWrite = (action: CrudAction): MethodDecorator => requires(definition.permission?.writes ?? action);
+  const writes = definition.permission?.writes;
+  const requiresWrite = (action: 'create' | 'update' | 'delete'): MethodDecorator => requires((typeof writes === 'object' ? writes[action] : writes) ?? action);
   const access = definition.parentAccess;
   if (access && !schema.parent) throw new Error(`${schema.type}: parentAccess needs a parent`);
   // Without conditions, the list across parents would show what the parent's routes hide.

@@ -37,9 +37,11 @@ export interface ResourceDefinition {
     family: PermissionFamily;
     /**
      * The action every write route checks instead of its own: writing these records changes
-     * another one (an incident's action items: `update` on incidents, as its timeline).
+     * another one (an incident's action items: `update` on incidents, as its timeline). A map
+     * replaces the actions it names only: a family without `delete` (`schedule_override`:
+     * create, update) withdraws an override with `update`.
      */
-    writes?: CrudAction;
+    writes?: CrudAction | Partial<Record<'create' | 'update' | 'delete', CrudAction>>;
     /**
      * The permission list/get check instead of `read` on the family: a family without `read`
      * (on-call `alert_sources`) is read with another one (`alerts` read).
@@ -62,6 +64,13 @@ export interface ResourceDefinition {
    * read by the list and get routes for `include`; contexts' ports for records of another context.
    */
   includes?: IncludeSources;
+  /**
+   * Resources declared under this one (their `schema.parent.table` is this table), of the same
+   * context: deleting a record deletes theirs first, each through the generic delete with its
+   * `*.deleted` event in the same transaction (a schedule's rotations, a rotation's members).
+   * A function, so definitions may name each other in any order.
+   */
+  children?: () => readonly ResourceDefinition[];
   /** Rules run inside the command's transaction; throw a JsonApiError to refuse. */
   rules?: {
     /** May complete or normalise the attributes (e.g. derive slug, assign position). */

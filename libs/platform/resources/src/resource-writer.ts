@@ -80,7 +80,10 @@ export class ResourceWriter {
     // Columns given as parameters (read from `row` at each attempt: a retry changes the slug).
     const given = Object.keys(row).filter((c) => c !== position);
     const values = given.map((_, i) => `$${i + 1}`);
-    if (position) values.push(`(SELECT LEAST(COALESCE(MAX(${quoteIdent(position)}), 0)::bigint + 1, ${INTEGER_RANGE.maximum}) FROM ${table} WHERE organization_id = $${given.indexOf('organization_id') + 1})`);
+    // Under a parent, the position orders the parent's records (a rotation's members): last among them.
+    const parentColumn = schema.parent ? (schema.attributes[schema.parent.attribute].column ?? schema.parent.attribute) : null;
+    const ofParent = parentColumn ? ` AND ${quoteIdent(parentColumn)} = $${given.indexOf(parentColumn) + 1}` : '';
+    if (position) values.push(`(SELECT LEAST(COALESCE(MAX(${quoteIdent(position)}), 0)::bigint + 1, ${INTEGER_RANGE.maximum}) FROM ${table} WHERE organization_id = $${given.indexOf('organization_id') + 1}${ofParent})`);
     const columns = position ? [...given, position] : given;
     const insert = (onConflict: string) =>
       ctx.manager.query(
@@ -131,6 +134,7 @@ export class ResourceWriter {
   async delete(ctx: WriteContext, id: string): Promise<WriteResult> {
     const current = await this.load(ctx.manager, ctx.organizationId, id, true);
     if (this.def.rules?.beforeDelete) await this.def.rules.beforeDelete(current, ctx);
+    const childEvents = await this.deleteChildren(ctx, String(current.id));
     try {
       await ctx.manager.query(`DELETE FROM ${quoteIdent(this.def.table)} WHERE id = $1 AND organization_id = $2`, [
         current.id,
@@ -144,7 +148,25 @@ export class ResourceWriter {
       const detail = `${this.def.schema.singular} ${String(current.id)} still has ${table ?? 'records pointing at it'}; delete them first`;
       throw JsonApiError.of(409, 'Still referenced', detail, 'STILL_REFERENCED');
     }
-    return this.result(ctx, 'deleted', current);
+    const result = this.result(ctx, 'deleted', current);
+    return { ...result, events: [...childEvents, ...result.events] };
+  }
+
+  /** The records of the declared `children` under this one, deleted first (deepest first): their events. */
+  private async deleteChildren(ctx: WriteContext, id: string): Promise<DomainEvent[]> {
+    const events: DomainEvent[] = [];
+    for (const child of this.def.children?.() ?? []) {
+      const parent = child.schema.parent;
+      if (!parent || parent.table !== this.def.table) throw new Error(`${child.schema.type} is not declared under ${this.def.table}`);
+      const column = quoteIdent(child.schema.attributes[parent.attribute].column ?? parent.attribute);
+      const rows = (await ctx.manager.query(`SELECT id FROM ${quoteIdent(child.table)} WHERE organization_id = $1 AND ${column} = $2 ORDER BY created_at, id`, [
+        ctx.organizationId,
+        id,
+      ])) as { id: string }[];
+      const writer = new ResourceWriter(child);
+      for (const row of rows) events.push(...(await writer.delete(ctx, String(row.id))).events);
+    }
+    return events;
   }
 
   /**

@@ -319,7 +319,8 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
   const s = schema.singular;
   const one = words(s);
   const aOne = article(one);
-  const tags = [pascal(schema.type)];
+  const plural = schema.plural ?? schema.type;
+  const tags = [pascal(plural)];
   const ops = new Set(schema.operations);
   const op = (fields: Operation, responses: Record<string, unknown>): Operation => ({
     ...fields,
@@ -334,13 +335,13 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
   const paths: Record<string, Record<string, unknown>> = {};
   const withParams = (params: Parameter[]) => (params.length ? { parameters: params } : {});
   const list = (operationId: string, description: string, extra: Record<string, unknown> = {}) =>
-    op({ summary: `List ${words(schema.type)}`, description, operationId, parameters: listParameters(schema) }, { '200': response('success', `${s}_list`), ...extra });
+    op({ summary: `List ${words(plural)}`, description, operationId, parameters: listParameters(schema) }, { '200': response('success', `${s}_list`), ...extra });
   // `incident_role_id` -> `incident role`. A parent missing from the caller's organization is a 404.
   const parent = schema.parent && words(schema.parent.param.replace(/_id$/, ''));
   const parentMissing = parent ? { '404': response(`${parent} not found`, 'errors_list') } : {};
 
   const collection: Record<string, unknown> = {};
-  if (ops.has('list')) collection.get = list(`list${pascal(schema.type)}`, `List ${words(schema.type)}`, parentMissing);
+  if (ops.has('list')) collection.get = list(`list${pascal(plural)}`, `List ${words(plural)}`, parentMissing);
   if (ops.has('create')) {
     collection.post = op(
       { summary: `Creates ${aOne}`, description: `Creates a new ${one} from provided data`, operationId: `create${pascal(s)}`, requestBody: body(`new_${s}`) },
@@ -350,7 +351,7 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
   if (Object.keys(collection).length) paths[collectionPath(schema)] = { ...withParams(templateParameters(collectionPath(schema))), ...collection };
   const pathParams = templateParameters(schema.path);
   if (schema.parent?.flatList && ops.has('list')) {
-    paths[schema.path] = { ...withParams(pathParams), get: list(`listAll${pascal(schema.type)}`, `List the ${words(schema.type)} of every ${parent}`) };
+    paths[schema.path] = { ...withParams(pathParams), get: list(`listAll${pascal(plural)}`, `List the ${words(plural)} of every ${parent}`) };
   }
 
   const item: Record<string, unknown> = {};
@@ -456,7 +457,7 @@ export function buildOpenApiDocument(resources: readonly ResourceSchema[], info:
     info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
     security: [{ bearer_auth: [] }],
-    tags: [...new Set(resources.map((r) => pascal(r.type)))].map((name) => ({ name })),
+    tags: [...new Set(resources.map((r) => pascal(r.plural ?? r.type)))].map((name) => ({ name })),
     paths,
     components: {
       schemas,

@@ -129,6 +129,11 @@ export interface ResourceSchema {
   type: string;
   /** Singular name used in OpenAPI schema names, e.g. `service`. */
   singular: string;
+  /**
+   * The plural of its operation ids and tag (`listOverrideShifts`) when the type is not it: an
+   * override is of the reference's type `shifts`, whose own list is `listShifts`. Omitted: the type.
+   */
+  plural?: string;
   /** Collection path, e.g. `/v1/services`; with a `parent`, the path of its records only. */
   path: string;
   /** The parent record its records live under; see `ParentDef`. */

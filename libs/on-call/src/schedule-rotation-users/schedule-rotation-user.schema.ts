@@ -1,0 +1,36 @@
+import { defineResource } from '@taproot/json-api';
+import { checkReferenced, type ResourceDefinition } from '@taproot/resources';
+import { USERS } from '../shared/references';
+import { SCHEDULE_ROTATION_ID, underRotation } from '../shared/schedule-parent';
+
+/**
+ * A member of a rotation (reference: `schedule_rotation_user`), in turn order: `position` ascending,
+ * a new member last unless it says where. The same user may be a member more than once (two turns).
+ */
+export const scheduleRotationUserSchema = defineResource({
+  type: 'schedule_rotation_users',
+  singular: 'schedule_rotation_user',
+  path: '/v1/schedule_rotation_users',
+  readTable: 'schedule_rotation_users_read',
+  defaultSort: 'position',
+  operations: ['list', 'create', 'get', 'update', 'delete'],
+  parent: underRotation('schedule_rotation_users'),
+  attributes: {
+    schedule_rotation_id: SCHEDULE_ROTATION_ID,
+    user_id: { type: 'integer', required: true, filter: ['eq', 'in'], description: 'The user taking turns in the rotation' },
+    position: { type: 'integer', nullable: true, alwaysStored: true, minimum: 0, sortable: true, description: 'Position of the user inside the rotation; omitted, last' },
+  },
+});
+
+const MEMBER = { user_id: USERS };
+
+export const scheduleRotationUserDefinition: ResourceDefinition = {
+  schema: scheduleRotationUserSchema,
+  context: 'on-call',
+  table: 'schedule_rotation_users',
+  permission: { family: 'schedules', writes: 'update' },
+  rules: {
+    beforeCreate: (attributes, ctx) => checkReferenced(ctx, attributes, MEMBER),
+    beforeUpdate: (_current, changes, ctx) => checkReferenced(ctx, changes, MEMBER),
+  },
+};
