@@ -31,11 +31,9 @@ export function handoffLattice(config: RotationConfig, anchor: Wall): HandoffLat
       const length = attributes.shift_length ?? 0;
       if (!Number.isInteger(length) || length < 1) throw new RangeError(`bad shift_length ${attributes.shift_length}`);
       switch (attributes.shift_length_unit) {
-        case 'hours': {
-          // "Use minutes for hourly rotation": only handoff_time's minutes place the handoffs.
-          const hour = Math.floor(anchor / HOUR) * HOUR;
-          return everyStep(hour + (time % HOUR), HOUR, length * HOUR, anchor);
-        }
+        case 'hours':
+          // Every `length` hours through handoff_time: 12 hours from "09:00" hands off at 09:00 and 21:00.
+          return everyStep(day + time, length * HOUR, length * HOUR, anchor);
         case 'days':
           return everyStep(day + time, DAY, length * DAY, anchor);
         case 'weeks':
@@ -51,7 +49,7 @@ export function handoffLattice(config: RotationConfig, anchor: Wall): HandoffLat
 
 /** Handoffs `step` apart from the last match of the pattern (`candidate` + k * `pattern`) at or before the anchor. */
 function everyStep(candidate: Wall, pattern: number, step: number, anchor: Wall): HandoffLattice {
-  const base = candidate > anchor ? candidate - Math.ceil((candidate - anchor) / pattern) * pattern : candidate;
+  const base = candidate + Math.floor((anchor - candidate) / pattern) * pattern;
   return {
     handoff: (j) => base + j * step,
     indexAt: (wall) => Math.floor((wall - base) / step),
