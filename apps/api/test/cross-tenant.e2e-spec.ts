@@ -46,6 +46,10 @@ const FALLBACK_ATTRIBUTES: Record<string, Record<string, unknown>> = {
   api_keys: { kind: 'organization' },
   // A scope is free text the minimal body fills with the marker; it must name real scopes.
   oauth_applications: { scope: 'ir.services:read' },
+  // A rotation's handoff depends on its type; spans end after they start.
+  schedule_rotations: { schedule_rotationable_attributes: { handoff_time: '09:00' } },
+  shifts: { starts_at: '2026-12-01T09:00:00Z', ends_at: '2026-12-01T17:00:00Z' },
+  on_call_shadows: { shadowable_type: 'Schedule', starts_at: '2026-12-01T09:00:00Z', ends_at: '2026-12-01T17:00:00Z' },
 };
 
 /**
@@ -56,7 +60,11 @@ const REFERENCED: Record<string, string> = {
   service_id: '/v1/services',
   functionality_id: '/v1/functionalities',
   sub_status_id: '/v1/sub_statuses',
+  user_id: '/v1/users',
+  shadow_user_id: '/v1/users',
+  shadowable_id: '/v1/schedules',
 };
+
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 const ID_PARAM = /\/:([A-Za-z_]*id)\b/;
@@ -106,13 +114,16 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     body.data.type ??= path.split('/')[2];
     body.data.attributes = { ...(body.data.attributes ?? {}), ...(creates(path, method) ? FALLBACK_ATTRIBUTES[body.data.type] : {}) };
     for (const name of Object.keys(body.data.attributes)) {
-      if (Object.hasOwn(REFERENCED, name)) body.data.attributes[name] = (await recordIn(org, REFERENCED[name])).id;
+      if (!Object.hasOwn(REFERENCED, name)) continue;
+      const { id } = await recordIn(org, REFERENCED[name]);
+      // Users are named by their integer id where the attribute is an integer (minimal made it 0).
+      body.data.attributes[name] = typeof body.data.attributes[name] === 'number' ? Number(id) : id;
     }
     if (!JSON.stringify(body).includes(marker)) {
       // No required string carries the marker (every attribute optional): the first free-form one does.
       const data = resolved(resolved(schema, doc)?.properties?.data, doc);
       const properties = resolved(data?.properties?.attributes, doc)?.properties ?? {};
-      const carrier = Object.entries(properties as Record<string, Json>).find(([, p]) => p.type === 'string' && !p.enum && !p.format && !p.pattern);
+      const carrier = Object.entries(properties as Record<string, Json>).find(([name, p]) => p.type === 'string' && !p.enum && !p.format && !p.pattern && !Object.hasOwn(REFERENCED, name));
       if (carrier) body.data.attributes[carrier[0]] = marker.slice(0, carrier[1].maxLength ?? marker.length);
     }
     return body;
