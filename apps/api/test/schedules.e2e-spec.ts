@@ -1,7 +1,7 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { eventually, startTestApi, type TestApi, type TestOrganization } from '../src/testing';
 import { created, errorCodes, ids, outboxTypes, pointers, unique } from './support/json-api';
 
 type Attributes = Record<string, unknown>;
@@ -55,6 +55,24 @@ describe('schedules: CRUD, owners, settings, and what lives under them', () => {
     assert.equal(deleted.status, 200);
     assert.equal((await send('GET', `/v1/schedules/${id}`)).status, 404);
     assert.deepEqual(await outboxTypes(api, id), ['schedule.created', 'schedule.updated', 'schedule.deleted']);
+  });
+
+  test('the audit log records schedule changes under the reference item type Schedule, and their rotations', async () => {
+    const s = await newSchedule();
+    const r = created(
+      await send('POST', `/v1/schedules/${s.id}/schedule_rotations`, {
+        data: { type: 'schedule_rotations', attributes: { name: 'Daily', schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' } } },
+      }),
+    );
+    await send('PUT', `/v1/schedules/${s.id}`, schedule({ description: 'Audited' }));
+    // The audit log follows the writes through the bus.
+    const audited = async (item: string, count: number) => {
+      const rowsOf = (res: { body: { data: { attributes: Attributes }[] } }) => res.body.data.filter((d) => d.attributes.item_id === item);
+      return rowsOf(await eventually(() => send('GET', '/v1/audits?sort=created_at&page[size]=100'), (res) => res.status === 200 && rowsOf(res).length >= count));
+    };
+    assert.deepEqual((await audited(s.id, 2)).map((d) => [d.attributes.item_type, d.attributes.event]), [['Schedule', 'create'], ['Schedule', 'update']]);
+    // The reference's item types have no rotation: null, as for every kind it lacks.
+    assert.deepEqual((await audited(r.id, 1)).map((d) => [d.attributes.item_type, d.attributes.event]), [[null, 'create']]);
   });
 
   test('the owner: left out, the calling user; a key without a user cannot be made owner (422)', async () => {

@@ -13,7 +13,7 @@ export function itemTypeOf(eventType: string): string {
 
 /** The kinds whose name the reference's `audit.item_type` enum has, by kind. */
 export const REFERENCE_ITEM_TYPES: Record<string, string> = Object.fromEntries([
-  ...['ApiKey', 'Cause', 'Environment', 'Functionality', 'Group', 'Incident', 'IncidentActionItem', 'IncidentEvent', 'IncidentRoleTask', 'IncidentType', 'OnCallRole', 'Role', 'Service', 'Severity'].map((t) => [t, t]),
+  ...['ApiKey', 'Cause', 'Environment', 'Functionality', 'Group', 'Incident', 'IncidentActionItem', 'IncidentEvent', 'IncidentRoleTask', 'IncidentType', 'OnCallRole', 'Role', 'Schedule', 'Service', 'Severity'].map((t) => [t, t]),
   ['AlertsSource', 'Alerts::Source'],
 ]);
 
