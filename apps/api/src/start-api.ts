@@ -41,6 +41,9 @@ function enforceMediaType(fastify: FastifyInstance): void {
   // Plain JSON is accepted where a descriptor says so only (the onRequest rule below refuses it elsewhere).
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1_048_576 }, parseJson);
+  // Other JSON media types a context's routes take (SCIM), parsed with the same checks.
+  const jsonMediaTypes = INBOUND.flatMap((inbound) => inbound.json ?? []);
+  if (jsonMediaTypes.length > 0) fastify.addContentTypeParser(jsonMediaTypes, { parseAs: 'buffer', bodyLimit: 1_048_576 }, parseJson);
   // Raw bodies (emails) stay bytes (their charsets are the mapper's business), also kept for the HMAC.
   for (const { raw } of INBOUND) {
     if (!raw) continue;

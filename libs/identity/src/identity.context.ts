@@ -14,6 +14,7 @@ import { onCallRoleSchema, roleSchema } from './roles/role.schema';
 import { teamSchema } from './teams/team.schema';
 import { userSchema } from './users/user.schema';
 import { IDENTITY_ERRORS } from './errors';
+import { SCIM_INBOUND } from './scim/scim-inbound';
 
 export const IDENTITY_CONTEXT: ContextDescriptor = {
   name: 'identity',
@@ -22,6 +23,7 @@ export const IDENTITY_CONTEXT: ContextDescriptor = {
   resources: [roleSchema, onCallRoleSchema, apiKeySchema, oauthApplicationSchema, userSchema, teamSchema, auditSchema],
   openapi: IDENTITY_OPENAPI,
   errors: IDENTITY_ERRORS,
+  inbound: SCIM_INBOUND,
   registerEventContracts() {
     for (const schema of [roleSchema, onCallRoleSchema, userSchema, teamSchema]) registerSnapshotEvents(schema);
     registerSnapshotEvents(apiKeySchema, [API_KEY_EVENTS.rotated]);

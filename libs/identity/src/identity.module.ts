@@ -3,12 +3,13 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditsModule } from './audits/audits.module';
 import { OAuthApplicationsModule } from './oauth/applications/applications.module';
 import { RolesModule } from './roles/roles.module';
+import { ScimModule } from './scim/scim.module';
 import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
 
 /**
- * The identity context: users, teams, roles, API keys, OAuth applications and the audit log.
+ * The identity context: users, teams, roles, API keys, OAuth applications, the audit log and SCIM provisioning.
  * Who is calling and what they may do is `@taproot/auth`'s `AuthenticationModule`.
  */
-@Module({ imports: [ApiKeysModule, UsersModule, TeamsModule, AuditsModule, OAuthApplicationsModule, RolesModule] })
+@Module({ imports: [ApiKeysModule, UsersModule, TeamsModule, AuditsModule, OAuthApplicationsModule, RolesModule, ScimModule] })
 export class IdentityModule {}

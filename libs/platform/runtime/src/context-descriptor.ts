@@ -11,6 +11,8 @@ export interface OpenApiFragment {
 export interface InboundMediaTypes {
   /** Whether the route of `url` takes a body of `mediaType` besides JSON:API. */
   accepts(url: string, mediaType: string | undefined): boolean;
+  /** Media types parsed as JSON, like `application/json`, on its routes (SCIM's `application/scim+json`). */
+  json?: string[];
   /** Media types kept as raw bytes (an HMAC covers them, or a mapper parses them), with their body limit. */
   raw?: { mediaTypes: string[]; bodyLimit: number };
   /** Routes whose successful answers are plain `application/json` (the reference's shapes). */
