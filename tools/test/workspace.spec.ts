@@ -71,7 +71,7 @@ describe('the Nx workspace', () => {
           env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', TAPROOT_TEST_RESULTS: results },
           encoding: 'utf8',
         });
-      const empty = run('on-call');
+      const empty = run('status-pages');
       assert.equal(empty.status, 0, empty.stdout + empty.stderr);
       assert.match(empty.stdout, /^0 passed, 0 failed$/m);
       const config = run('config');
