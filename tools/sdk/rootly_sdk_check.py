@@ -230,6 +230,40 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
             incident_event_id=event,
         )
     )
+    schedule = ident(
+        c.call(
+            "createSchedule",
+            doc("schedules", name=f"SDK schedule {run}", owner_user_id=int(user) if user else None, owner_group_ids=[team], slack_channel={"id": "C01", "name": "oncall"}, shift_report_enabled=True),
+        )
+    )
+    # Daily: SDK 3.0.1 serializes every handoff as the daily shape (README.md).
+    rotation = ident(
+        c.call(
+            "createScheduleRotation",
+            doc(
+                "schedule_rotations",
+                name=f"SDK rotation {run}",
+                schedule_rotationable_type="ScheduleDailyRotation",
+                schedule_rotationable_attributes={"handoff_time": "09:00"},
+                time_zone="Europe/Paris",
+                active_time_type="same_time",
+                active_time_attributes=[{"start_time": "09:00", "end_time": "17:00"}],
+            ),
+            schedule_id=schedule,
+        )
+    )
+    rotation_user = ident(c.call("createScheduleRotationUser", doc("schedule_rotation_users", user_id=int(user) if user else None), schedule_rotation_id=rotation))
+    active_day = ident(
+        c.call("createScheduleRotationActiveDay", doc("schedule_rotation_active_days", day_name="M", active_time_attributes=[{"start_time": "09:00", "end_time": "12:00"}]), schedule_rotation_id=rotation)
+    )
+    override = ident(c.call("createOverrideShift", doc("shifts", user_id=int(user) if user else None, starts_at=iso(timedelta(days=1)), ends_at=iso(timedelta(days=1, hours=8))), schedule_id=schedule))
+    shadow = ident(
+        c.call(
+            "createOnCallShadow",
+            doc("on_call_shadows", shadowable_type="User", shadowable_id=user, shadow_user_id=int(user) if user else None, starts_at=iso(timedelta(days=2)), ends_at=iso(timedelta(days=3))),
+            schedule_id=schedule,
+        )
+    )
     alert = ident(c.call("createAlert", doc("alerts", summary=f"SDK alert {run}", source="api", noise="not_noise")))
     second_alert = ident(c.call("createAlert", doc("alerts", summary=f"SDK alert two {run}", source="api")))
     alert_event = ident(c.call("createAlertEvent", doc("alert_events", kind="note", details="Looked at it"), alert_id=alert))
@@ -264,6 +298,7 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
         ("listAlertSources", "getAlertsSource", "updateAlertsSource", source, "alert_sources", {"name": f"SDK source {run} renamed"}),
         ("listIncidents", "getIncident", "updateIncident", incident, "incidents", {"summary": "Checkout fails for some"}),
         ("listAlerts", "getAlert", "updateAlert", alert, "alerts", {"description": "Seen by the SDK"}),
+        ("listSchedules", "getSchedule", "updateSchedule", schedule, "schedules", {"description": "Follows the sun", "shift_report_day_of_week": "friday"}),
     ):
         c.call(list_op)
         c.call(get_op, id=id_)
@@ -280,6 +315,12 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
         ("listIncidentEventServices", {"incident_event_id": event}, "getIncidentEventService", "updateIncidentEventService", event_service, "incident_event_services", {"status": "operational"}),
         ("listIncidentEventFunctionalities", {"incident_event_id": event}, "getIncidentEventFunctionality", "updateIncidentEventFunctionality", event_functionality, "incident_event_functionalities", {"status": "operational"}),
         ("listAlertEvents", {"alert_id": alert}, "getAlertEvent", "updateAlertEvent", alert_event, "alert_events", {"details": "Looked at it twice"}),
+        # update_schedule_rotation requires the type.
+        ("listScheduleRotations", {"schedule_id": schedule}, "getScheduleRotation", "updateScheduleRotation", rotation, "schedule_rotations", {"schedule_rotationable_type": "ScheduleDailyRotation", "name": f"SDK rotation {run} renamed"}),
+        ("listScheduleRotationUsers", {"schedule_rotation_id": rotation}, "getScheduleRotationUser", "updateScheduleRotationUser", rotation_user, "schedule_rotation_users", {"position": 2}),
+        ("listScheduleRotationActiveDays", {"schedule_rotation_id": rotation}, "getScheduleRotationActiveDay", "updateScheduleRotationActiveDay", active_day, "schedule_rotation_active_days", {"day_name": "T"}),
+        ("listOverrideShifts", {"schedule_id": schedule}, "getOverrideShift", "updateOverrideShift", override, "shifts", {"user_id": int(user) if user else None}),
+        ("listOnCallShadows", {"schedule_id": schedule}, "getOnCallShadow", "updateOnCallShadow", shadow, "on_call_shadows", {"ends_at": iso(timedelta(days=4))}),
     ):
         c.call(list_op, **parent)
         c.call(get_op, id=id_)
@@ -330,6 +371,15 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
         c.call("deleteIncident", id=id_)
     c.call("deleteIncident", id=incident)
     c.call("deleteIncidentRoleTask", id=role_task)
+    for operation, id_ in (
+        ("deleteScheduleRotationActiveDay", active_day),
+        ("deleteScheduleRotationUser", rotation_user),
+        ("deleteScheduleRotation", rotation),
+        ("deleteOverrideShift", override),
+        ("deleteOnCallShadow", shadow),
+        ("deleteSchedule", schedule),
+    ):
+        c.call(operation, id=id_)
     for operation, id_ in (
         ("deleteIncidentRole", incident_role),
         ("deleteSubStatus", sub_status),
