@@ -87,6 +87,25 @@ describe('npm run taproot -- user (people of an organization)', () => {
     assert.match(text.stdout, /boss@acme\.test .*\[Owner\]\n.*grace@acme\.test .*\[Admin\]\n$/);
   });
 
+  test('scim token prints the token once (stored as its hash); a second one replaces it', async () => {
+    const env = { DATABASE_URL: await createScratchDatabase() };
+    const org = jsonOf(await taproot(['org', 'create', '--name', 'SCIM org', '--json'], env));
+    const first = jsonOf(await taproot(['scim', 'token', '--org', org.organization_id, '--json'], env));
+    expect(Object.keys(first).sort()).toEqual(['base_path', 'organization_id', 'scim_token']);
+    expect(first).toMatchObject({ organization_id: org.organization_id, base_path: '/scim/v2', scim_token: expect.stringMatching(/^scim_[A-Za-z0-9_-]{43}$/) });
+    const second = await taproot(['scim', 'token', '--org', org.organization_id], env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /shown only once; the previous one no longer works/);
+    const db = await openTestDataSource(env.DATABASE_URL);
+    try {
+      const rows = await db.query('SELECT token_hash, revoked_at IS NOT NULL AS revoked FROM scim_tokens WHERE organization_id = $1 ORDER BY created_at', [org.organization_id]);
+      expect(rows.map((r: { revoked: boolean }) => r.revoked)).toEqual([true, false]);
+      assert.ok(!JSON.stringify(rows).includes(first.scim_token), 'only the hash is stored');
+    } finally {
+      await db.destroy();
+    }
+  });
+
   test('bad usage exits 2 naming the option', async () => {
     const env = { DATABASE_URL: 'postgres://unused@127.0.0.1:1/none' };
     const cases: [string[], RegExp][] = [
