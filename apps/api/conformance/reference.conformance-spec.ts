@@ -72,6 +72,16 @@ interface ReferenceResource {
    * accepted and echoed, but the response cannot validate against the reference there.
    */
   responseEnumGaps?: Record<string, string>;
+  /** The reference's list schema when it is not `<singular>_list` (`on_call_shadows_list`). */
+  listSchema?: string;
+  /** The organization's `references` and parent, once placed (`placeIn`). */
+  references_?: Attributes;
+  /**
+   * Attributes that go with an attribute's value in every generated document (a rotation type
+   * takes its own `schedule_rotationable_attributes`; the reference's `oneOf` cannot say which),
+   * given the organization's `references`.
+   */
+  companions?: (attribute: string, value: unknown, references: Attributes) => Attributes | undefined;
 }
 
 type Attributes = Record<string, unknown>;
@@ -97,8 +107,14 @@ function referenceDocument(r: ReferenceResource, schemaName: string, variant: 'c
       return undefined;
     },
   }) as { data: { type: string; attributes: Attributes } };
+  withCompanions(r, doc.data.attributes);
   ref.assertValid(schemaName, doc, 'the generated request document');
   return doc;
+}
+
+/** `attributes` with what goes with each of their values (`ReferenceResource.companions`). */
+function withCompanions(r: ReferenceResource, attributes: Attributes): void {
+  for (const [name, value] of Object.entries(attributes)) Object.assign(attributes, r.companions?.(name, value, r.references_ ?? {}));
 }
 
 /** Attributes the reference's output schema (`<singular>`) declares. */
@@ -130,7 +146,7 @@ async function placeIn(api: TestApi, org: TestOrganization, r: ReferenceResource
     fixed[r.parent.attribute] = id;
     collection = r.parent.collection.replace(/\{[^}]+\}/, id);
   }
-  return { collection, resource: { ...r, pick: (attribute, schema, variant) => (Object.hasOwn(fixed, attribute) ? fixed[attribute] : r.pick?.(attribute, schema, variant)) } };
+  return { collection, resource: { ...r, references_: fixed, pick: (attribute, schema, variant) => (Object.hasOwn(fixed, attribute) ? fixed[attribute] : r.pick?.(attribute, schema, variant)) } };
 }
 
 /** A document of `r`'s without the attributes the reference cannot validate (`validationGaps`). */
@@ -182,7 +198,7 @@ function edgeProbes(schemaName: string): EdgeProbe[] {
       add(attribute, -1, '-1');
       add(attribute, INT4_OVERFLOW, String(INT4_OVERFLOW));
       add(attribute, Number.MAX_SAFE_INTEGER, String(Number.MAX_SAFE_INTEGER));
-    } else if (schema.type === 'object' && schema.additionalProperties !== false) {
+    } else if (schema.type === 'object' && schema.additionalProperties !== false && !schema.oneOf) {
       // An open object: members the reference does not name are valid.
       add(attribute, { ...(sampleFromSchema(referenceValidator(), schema) as object), extra_member: 'x' }, '{...,extra_member}');
     } else if (schema.type === 'array') {
@@ -284,10 +300,12 @@ function describeReferenceConformance(r: ReferenceResource): void {
         for (const value of values) {
           const doc = documentOf(`new_${s}`, 'create', { requiredOnly: true });
           doc.data.attributes[name] = value;
+          withCompanions(place.resource, doc.data.attributes);
           const res = await send('POST', place.collection, doc);
           assertStatus(res, 201, `POST ${place.collection} with ${name}=${JSON.stringify(value)}`);
           if (!Object.hasOwn(r.responseEnumGaps ?? {}, `${name}=${String(value)}`)) conforms(`${s}_response`, res.body, `POST ${r.path} 201`);
-          if (name in res.body.data.attributes) assert.deepEqual(res.body.data.attributes[name], value, name);
+          const assigned = value === null && r.assignedWhenNull?.includes(name);
+          if (name in res.body.data.attributes && !assigned) assert.deepEqual(res.body.data.attributes[name], value, name);
         }
       }
     });
@@ -369,13 +387,13 @@ function describeReferenceConformance(r: ReferenceResource): void {
 
       const all = await list('');
       assertStatus(all, 200, `GET ${ownPlace.collection}`);
-      conforms(`${s}_list`, all.body, `GET ${r.path} 200`);
+      conforms(r.listSchema ?? `${s}_list`, all.body, `GET ${r.path} 200`);
       assert.deepEqual(all.body.data.map((d: { id: string }) => d.id), ids, 'default order: ascending position (spec, Jun 15, 2026)');
       assert.equal(all.body.meta.total_count, 5);
 
       const page = await list('?page[number]=2&page[size]=2');
       assertStatus(page, 200, `GET ${r.path} page 2`);
-      conforms(`${s}_list`, page.body, `GET ${r.path}?page[number]=2 200`);
+      conforms(r.listSchema ?? `${s}_list`, page.body, `GET ${r.path}?page[number]=2 200`);
       assert.deepEqual(page.body.data.map((d: { id: string }) => d.id), ids.slice(2, 4));
       assert.deepEqual(
         { current_page: page.body.meta.current_page, next_page: page.body.meta.next_page, prev_page: page.body.meta.prev_page, total_count: page.body.meta.total_count, total_pages: page.body.meta.total_pages },
@@ -385,23 +403,23 @@ function describeReferenceConformance(r: ReferenceResource): void {
 
       const last = await api.request('GET', page.body.links.last, { token: own.token });
       assertStatus(last, 200, `GET links.last`);
-      conforms(`${s}_list`, last.body, `GET ${r.path} last page 200`);
+      conforms(r.listSchema ?? `${s}_list`, last.body, `GET ${r.path} last page 200`);
       assert.deepEqual(last.body.data.map((d: { id: string }) => d.id), ids.slice(4));
       assert.equal(last.body.meta.next_page, null);
 
       const beyond = await list('?page[number]=9&page[size]=2');
       assertStatus(beyond, 200, `GET ${r.path} past the last page`);
-      conforms(`${s}_list`, beyond.body, `GET ${r.path} past the last page 200`);
+      conforms(r.listSchema ?? `${s}_list`, beyond.body, `GET ${r.path} past the last page 200`);
       assert.deepEqual(beyond.body.data, []);
 
       const none = await list('?filter[created_at][lt]=2000-01-01');
-      conforms(`${s}_list`, none.body, `GET ${r.path} empty 200`);
+      conforms(r.listSchema ?? `${s}_list`, none.body, `GET ${r.path} empty 200`);
 
       if (r.cursor) {
         const first = await list('?page[size]=2');
         const after = await list(`?page[size]=2&page[after]=${encodeURIComponent(first.body.meta.next_cursor)}`);
         assertStatus(after, 200, `GET ${r.path}?page[after]=`);
-        conforms(`${s}_list`, after.body, `GET ${r.path} cursor page 200`);
+        conforms(r.listSchema ?? `${s}_list`, after.body, `GET ${r.path} cursor page 200`);
         assert.deepEqual(after.body.data.map((d: { id: string }) => d.id), ids.slice(2, 4));
       }
     });
@@ -423,9 +441,12 @@ function describeReferenceConformance(r: ReferenceResource): void {
       const { res: created } = await create();
       const id = created.body.data.id;
       const required = (requestAttributesSchema(`new_${s}`).required as string[] | undefined) ?? [];
-      // A required string the update also takes (`name` where there is one), sent as a number.
-      const typed = required.find((name) => referenceValidator().resolve(requestAttributes(`update_${s}`)[name] ?? {}).type === 'string');
-      assert.ok(typed, `update_${s} takes no required string of new_${s}`);
+      // A required string the update also takes (`name` where there is one), sent as a number; else
+      // another required attribute it takes (an integer `user_id`), sent as a string.
+      const updates = (name: string) => referenceValidator().resolve(requestAttributes(`update_${s}`)[name] ?? {}).type;
+      const typed = required.find((name) => updates(name) === 'string') ?? required.find((name) => updates(name) !== undefined);
+      assert.ok(typed, `update_${s} takes no required attribute of new_${s}`);
+      const wrong = updates(typed) === 'string' ? 42 : 'not a number';
       const unknown = { ...documentOf(`new_${s}`, 'create', { requiredOnly: true }).data.attributes, no_such_attribute: true };
       const cases: [string, Promise<TestResponse>, number][] = [
         ['GET list without a token', send('GET', place.collection, undefined, NO_TOKEN), 401],
@@ -435,7 +456,7 @@ function describeReferenceConformance(r: ReferenceResource): void {
         ['DELETE an unknown id', send('DELETE', item(randomUUID())), 404],
         ['POST without the required attributes', send('POST', place.collection, { data: { type: r.type, attributes: {} } }), 422],
         ['POST an attribute the reference does not know', send('POST', place.collection, { data: { type: r.type, attributes: unknown } }), 422],
-        [`PUT a wrongly typed ${typed}`, send('PUT', item(id), { data: { type: r.type, attributes: { [typed]: 42 } } }), 422],
+        [`PUT a wrongly typed ${typed}`, send('PUT', item(id), { data: { type: r.type, attributes: { [typed]: wrong } } }), 422],
       ];
       for (const [what, pending, status] of cases) {
         const res = await pending;
@@ -667,3 +688,128 @@ describeReferenceConformance({
 });
 
 describeReferenceConformance({ type: 'alert_fields', path: '/v1/alert_fields', singular: 'alert_field', knownStricter: CATALOG_KNOWN_STRICTER });
+
+const newSchedule = (api: TestApi, org: TestOrganization) => made(api, org, '/v1/schedules', 'schedules', { name: named('Schedule') });
+const underSchedule = (segment: string) => ({ singular: 'schedule', path: '/v1/schedules', collection: `/v1/schedules/{schedule_id}/${segment}`, attribute: 'schedule_id', make: newSchedule });
+const underRotation = (segment: string) => ({
+  singular: 'schedule_rotation',
+  path: '/v1/schedule_rotations',
+  collection: `/v1/schedule_rotations/{schedule_rotation_id}/${segment}`,
+  attribute: 'schedule_rotation_id',
+  make: async (api: TestApi, org: TestOrganization) =>
+    made(api, org, `/v1/schedules/${await newSchedule(api, org)}/schedule_rotations`, 'schedule_rotations', {
+      name: named('Rotation'),
+      schedule_rotationable_type: 'ScheduleDailyRotation',
+      schedule_rotationable_attributes: { handoff_time: '09:00' },
+    }),
+});
+const aUser = async (api: TestApi, org: TestOrganization) => api.addUser(org.organizationId, { roleKind: 'user' });
+/** Spans end after they start; answers are in UTC with milliseconds. */
+const span = (starts: string, ends: string) => (name: string, _schema: JsonSchema, variant: 'create' | 'update') =>
+  ({ [starts]: variant === 'create' ? '2026-12-01T09:00:00.000Z' : '2026-12-02T09:00:00.000Z', [ends]: variant === 'create' ? '2026-12-01T17:00:00.000Z' : '2026-12-02T17:00:00.000Z' })[name];
+const STRICTER = (attribute: string, why: string) => ({ [`${attribute}=""`]: why, [`${attribute}=<10000 chars>`]: why });
+const INT4 = (attribute: string) => ({ [`${attribute}=${INT4_OVERFLOW}`]: 'an integer column', [`${attribute}=${Number.MAX_SAFE_INTEGER}`]: 'an integer column' });
+const NAMED = { 'name=""': 'minLength 1: a name is required and must not be empty', 'name=<10000 chars>': 'maxLength 255' };
+
+describeReferenceConformance({
+  type: 'schedules',
+  path: '/v1/schedules',
+  singular: 'schedule',
+  cursor: true,
+  references: async (api, org) => ({ owner_user_id: await aUser(api, org), owner_group_ids: [await made(api, org, '/v1/teams', 'groups', { name: named('Team') })] }),
+  pick: (name, _schema, variant) => {
+    if (name === 'shift_report_time_of_day') return variant === 'create' ? '09:00' : '17:30';
+    if (name === 'shift_report_time_zone') return variant === 'create' ? 'Europe/Paris' : 'America/New_York';
+    return undefined;
+  },
+  // The reference answers these settings with a value, never null: null stores the default (false without a Slack channel).
+  // A null owner keeps the stored one (a schedule always has an owner).
+  assignedWhenNull: [
+    'owner_user_id',
+    'include_shadows_in_slack_notifications',
+    'shift_report_enabled',
+    'shift_start_notifications_enabled',
+    'shift_update_notifications_enabled',
+    'sync_linear_enabled',
+    'shift_report_day_of_week',
+    'shift_report_time_of_day',
+    'shift_report_time_zone',
+  ],
+  knownStricter: {
+    ...NAMED,
+    ...USER_ID_PROBES('owner_user_id'),
+    ...STRICTER('shift_report_time_of_day', 'a time of day, HH:MM (the reference describes it so)'),
+    ...STRICTER('shift_report_time_zone', 'an IANA time zone name (the reference describes it so)'),
+  },
+});
+
+const ROTATIONABLE: Record<string, Attributes> = {
+  ScheduleDailyRotation: { handoff_time: '09:30:00Z' },
+  ScheduleWeeklyRotation: { handoff_time: '09:30:00Z', handoff_day: 'M' },
+  ScheduleBiweeklyRotation: { handoff_time: '09:30:00Z', handoff_day: 'F' },
+  ScheduleMonthlyRotation: { handoff_time: '09:30:00Z', handoff_day: 'first_day_of_month' },
+  ScheduleCustomRotation: { handoff_time: '09:30:00Z', shift_length: 12, shift_length_unit: 'hours' },
+};
+
+describeReferenceConformance({
+  type: 'schedule_rotations',
+  path: '/v1/schedule_rotations',
+  singular: 'schedule_rotation',
+  parent: underSchedule('schedule_rotations'),
+  assignedWhenNull: ['position'],
+  pick: (name, schema, variant) => {
+    if (name === 'time_zone') return variant === 'create' ? 'Europe/Paris' : 'Asia/Tokyo';
+    if (name === 'active_time_type') return variant === 'create' ? 'same_time' : 'custom';
+    return span('start_time', 'end_time')(name, schema, variant);
+  },
+  // The reference's oneOf cannot say which shape goes with which type.
+  companions: (name, value) => (name === 'schedule_rotationable_type' ? { schedule_rotationable_attributes: ROTATIONABLE[value as string] } : undefined),
+  knownStricter: {
+    ...NAMED,
+    ...STRICTER('time_zone', 'an IANA time zone name (the reference describes it so)'),
+    ...STRICTER('active_time_type', "one of all_day, same_time, custom (the reference's enum sits in an items keyword a string ignores)"),
+    'position=-1': 'minimum 0',
+    ...INT4('position'),
+  },
+});
+
+describeReferenceConformance({
+  type: 'schedule_rotation_users',
+  path: '/v1/schedule_rotation_users',
+  singular: 'schedule_rotation_user',
+  parent: underRotation('schedule_rotation_users'),
+  assignedWhenNull: ['position'],
+  references: async (api, org) => ({ user_id: await aUser(api, org) }),
+  knownStricter: { ...USER_ID_PROBES('user_id'), 'position=-1': 'minimum 0', ...INT4('position') },
+});
+
+describeReferenceConformance({
+  type: 'schedule_rotation_active_days',
+  path: '/v1/schedule_rotation_active_days',
+  singular: 'schedule_rotation_active_day',
+  parent: underRotation('schedule_rotation_active_days'),
+});
+
+describeReferenceConformance({
+  type: 'shifts',
+  path: '/v1/override_shifts',
+  singular: 'override_shift',
+  parent: underSchedule('override_shifts'),
+  references: async (api, org) => ({ user_id: await aUser(api, org) }),
+  pick: span('starts_at', 'ends_at'),
+  knownStricter: USER_ID_PROBES('user_id'),
+});
+
+describeReferenceConformance({
+  type: 'on_call_shadows',
+  path: '/v1/on_call_shadows',
+  singular: 'on_call_shadow',
+  parent: underSchedule('on_call_shadows'),
+  listSchema: 'on_call_shadows_list',
+  references: async (api, org) => ({ shadow_user_id: await aUser(api, org), shadowed_schedule: await newSchedule(api, org) }),
+  pick: span('starts_at', 'ends_at'),
+  // shadowable_id names the user or schedule its type says.
+  companions: (name, value, references) =>
+    name === 'shadowable_type' ? { shadowable_id: value === 'User' ? String(references.shadow_user_id) : references.shadowed_schedule } : undefined,
+  knownStricter: { ...USER_ID_PROBES('shadow_user_id'), ...STRICTER('shadowable_id', 'must name a user or schedule of the organization') },
+});

@@ -179,7 +179,7 @@ describe('schedule rotations, their members and active days', () => {
       [{ day_name: 'Monday', active_time_attributes: [] }, '/data/attributes/day_name'],
       [{ active_time_attributes: [] }, '/data/attributes/day_name'],
       [{ day_name: 'M' }, '/data/attributes/active_time_attributes'],
-      [{ day_name: 'M', active_time_attributes: [{ start_time: '24:00', end_time: '12:00' }] }, '/data/attributes/active_time_attributes/0/start_time'],
+      [{ day_name: 'M', active_time_attributes: [{ start_time: '24:30', end_time: '12:00' }] }, '/data/attributes/active_time_attributes/0/start_time'],
     ];
     for (const [attributes, pointer] of cases) {
       const res = await send('POST', daysOf(r.id), doc('schedule_rotation_active_days', attributes));

@@ -281,6 +281,8 @@ const STRING_FORMATS: Record<string, () => string> = {
   email: () => 'someone@example.com',
   'date-time': () => new Date().toISOString(),
   date: () => new Date().toISOString().slice(0, 10),
+  // RFC 3339 full-time, as ajv-formats checks it (an offset is required).
+  time: () => '09:30:00Z',
   uri: () => 'https://example.com/resource',
   url: () => 'https://example.com/resource',
   hostname: () => 'example.com',
@@ -317,7 +319,9 @@ export function sampleFromSchema(validator: OpenApiValidator, schema: unknown, o
       const out: Record<string, unknown> = {};
       const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
       for (const [name, prop] of Object.entries(isObject(s.properties) ? s.properties : {})) {
-        if (options.requiredOnly && !required.has(name)) continue;
+        // The document's envelope (`data` and its members) is always sent: a reference request schema may forget to require `data`.
+        const envelope = pointer === '' || pointer === '/data';
+        if (options.requiredOnly && !required.has(name) && !envelope) continue;
         out[name] = sampleFromSchema(validator, prop, options, `${pointer}/${name}`);
       }
       return out;

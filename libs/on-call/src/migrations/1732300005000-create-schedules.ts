@@ -53,7 +53,7 @@ export class CreateSchedules1732300005000 implements MigrationInterface {
       active_all_week boolean NOT NULL DEFAULT true,
       active_days text[] NOT NULL DEFAULT '{S,M,T,W,R,F,U}',
       active_time_type text NOT NULL DEFAULT 'all_day',
-      active_time_attributes jsonb,
+      active_time_attributes jsonb NOT NULL DEFAULT '[]',
       schedule_rotation_members jsonb,
       CONSTRAINT schedule_rotations_organization_id_id UNIQUE (organization_id, id)`,
       underParent('schedule_id', { position: 'position, created_at, id', name: 'name, created_at, id' }),

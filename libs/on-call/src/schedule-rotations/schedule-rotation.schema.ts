@@ -42,7 +42,7 @@ export const scheduleRotationSchema = defineResource({
     active_all_week: { type: 'boolean', default: true, description: 'Schedule rotation active all week?' },
     active_days: { type: 'array', items: { type: 'string', enum: DAY_NAMES }, default: [...DAY_NAMES], description: 'Schedule rotation active days' },
     active_time_type: { type: 'string', enum: ['all_day', 'same_time', 'custom'], default: 'all_day', description: 'Schedule rotation active time type' },
-    active_time_attributes: activeTimes("Schedule rotation's active times", true),
+    active_time_attributes: { ...activeTimes("Schedule rotation's active times", true), default: [] },
     // Nested schedules (the reference: a feature of some accounts): stored and answered as sent.
     schedule_rotation_members: {
       type: 'array',

@@ -31,12 +31,16 @@ export function timeZoneIssues(attributes: Row, names: readonly string[]): Issue
     .map((name) => ({ attribute: name, detail: `${name} must be an IANA time zone name such as Europe/Paris (got ${JSON.stringify(attributes[name])})`, code: OnCallErrorCode.InvalidTimeZone }));
 }
 
-/** A wall-clock time of day, `HH:MM` or `HH:MM:SS` on 24 hours (the reference's `format: time` values). */
-const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+/**
+ * A wall-clock time of day: `HH:MM` or `HH:MM:SS` on 24 hours, `24:00` for the end of a day, and
+ * RFC 3339's `full-time` (the reference's `format: time`: `09:30:00Z`, `09:30:00.5+02:00`), stored
+ * as sent. Times of a rotation are read in its `time_zone`; an offset in one says nothing more.
+ */
+const TIME_OF_DAY = /^(([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?|24:00(:00)?)([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)?$/;
 
 export function timeOfDayIssue(pointer: string, value: unknown): Issue | null {
   if (typeof value === 'string' && TIME_OF_DAY.test(value)) return null;
-  return { attribute: pointer, detail: `${pointer.replace(/\//g, '.')} must be a time of day as HH:MM (24 hours; got ${JSON.stringify(value)})`, code: OnCallErrorCode.InvalidTimeOfDay };
+  return { attribute: pointer, detail: `${pointer.replace(/\//g, '.')} must be a time of day as HH:MM or HH:MM:SS (24 hours; got ${JSON.stringify(value)})`, code: OnCallErrorCode.InvalidTimeOfDay };
 }
 
 /**
