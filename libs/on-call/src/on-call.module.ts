@@ -7,6 +7,8 @@ import { scheduleRotationActiveDayDefinition } from './schedule-rotation-active-
 import { scheduleRotationUserDefinition } from './schedule-rotation-users/schedule-rotation-user.schema';
 import { scheduleRotationDefinition } from './schedule-rotations/schedule-rotation.schema';
 import { scheduleDefinition } from './schedules/schedule.schema';
+import { RotationHistoryProjection } from './shifts/rotation-history.projection';
+import { ShiftsController } from './shifts/shifts.controller';
 
 /** The schedule resources, parents before the records under them. */
 export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
@@ -20,12 +22,14 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
 
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */
 @Module({
-  controllers: ON_CALL_RESOURCES.map((definition) => resourceController(definition)),
+  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController],
 })
 export class OnCallModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
   onModuleInit(): void {
     for (const definition of ON_CALL_RESOURCES) this.projections.inline(new ResourceListProjection(definition));
+    // After the rotations' own read models: a change of a rotation stores its new version (shifts).
+    this.projections.inline(new RotationHistoryProjection());
   }
 }

@@ -1,0 +1,188 @@
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { created, unique } from './support/json-api';
+
+type Attributes = Record<string, unknown>;
+type ShiftObject = { id: string; type: string; attributes: Attributes; relationships?: Record<string, { data: { id: string; type: string } | null }> };
+const doc = (type: string, attributes: Attributes) => ({ data: { type, attributes } });
+const DAY = 24 * 3_600_000;
+
+/** The wall-clock time of an instant in New York, as HH:MM on a weekday. */
+const newYork = (iso: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+
+/**
+ * `GET /v1/shifts` and `GET /v1/schedules/{id}/shifts` (issue 14): the shifts the schedule engine
+ * computes from the stored rotations, members, overrides and shadows, with the reference's
+ * parameters, includes and errors; another organization's schedule answers 404; a rotation's
+ * change leaves the shifts that had ended before it alone.
+ */
+describe('shifts of schedules', () => {
+  let api: TestApi;
+  let org: TestOrganization;
+  let other: TestOrganization;
+  let alice: number;
+  let bob: number;
+  let carol: number;
+  before(async () => {
+    api = await startTestApi();
+    org = await api.newOrganization();
+    other = await api.newOrganization();
+    alice = await api.addUser(org.organizationId, { roleKind: 'user' });
+    bob = await api.addUser(org.organizationId, { roleKind: 'user' });
+    carol = await api.addUser(org.organizationId, { roleKind: 'user' });
+  });
+  after(() => api?.close());
+
+  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
+  /** A schedule with a weekly rotation handing off on Mondays at 09:00 New York time, with `members` in order. */
+  async function weeklySchedule(members: number[], o = org, owner = alice): Promise<{ scheduleId: string; rotationId: string }> {
+    const scheduleId = created(await send('POST', '/v1/schedules', doc('schedules', { name: unique('Primary'), owner_user_id: owner }), o.token)).id as string;
+    const rotation = created(
+      await send(
+        'POST',
+        `/v1/schedules/${scheduleId}/schedule_rotations`,
+        doc('schedule_rotations', {
+          name: 'Weekly',
+          schedule_rotationable_type: 'ScheduleWeeklyRotation',
+          schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' },
+          time_zone: 'America/New_York',
+        }),
+        o.token,
+      ),
+    );
+    for (const [position, user_id] of members.entries()) {
+      created(await send('POST', `/v1/schedule_rotations/${rotation.id}/schedule_rotation_users`, doc('schedule_rotation_users', { user_id, position: position + 1 }), o.token));
+    }
+    return { scheduleId, rotationId: rotation.id as string };
+  }
+  const shiftsOf = async (path: string): Promise<{ data: ShiftObject[]; included?: ShiftObject[]; meta: Attributes; links: Attributes }> => {
+    const res = await send('GET', path);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body;
+  };
+  /** A four-week window starting a week from now: after every member was added (their version's instant). */
+  const ahead = () => {
+    const from = new Date(Math.ceil((Date.now() + 7 * DAY) / DAY) * DAY);
+    return { from: from.toISOString(), to: new Date(from.getTime() + 28 * DAY).toISOString() };
+  };
+
+  test("a weekly rotation's shifts hand off on Mondays at 09:00 New York time, in member order, tiling the window", async () => {
+    const { scheduleId, rotationId } = await weeklySchedule([alice, bob, carol]);
+    const { from, to } = ahead();
+    const body = await shiftsOf(`/v1/schedules/${scheduleId}/shifts?from=${from}&to=${to}&page[size]=100`);
+    const shifts = body.data.map((s) => s.attributes);
+    assert.ok(shifts.length >= 4 && shifts.length <= 5, `${shifts.length} shifts`);
+    assert.ok(String(shifts[0].starts_at) <= from && String(shifts[shifts.length - 1].ends_at) >= to, 'the shifts cover the window (answered whole)');
+    for (const [i, s] of shifts.entries()) {
+      assert.deepEqual([s.schedule_id, s.rotation_id, s.is_override, s.is_shadow], [scheduleId, rotationId, false, false]);
+      assert.equal(newYork(String(s.starts_at)), 'Mon 09:00', `shift ${i} starts ${String(s.starts_at)}`);
+      if (i > 0) assert.equal(s.starts_at, shifts[i - 1].ends_at, 'no gap, no overlap');
+    }
+    const order = [alice, bob, carol];
+    const firstIndex = order.indexOf(shifts[0].user_id as number);
+    assert.deepEqual(
+      shifts.map((s) => s.user_id),
+      shifts.map((_, i) => order[(firstIndex + i) % 3]),
+      'members take turns in position order',
+    );
+    assert.equal(body.meta.total_count, shifts.length);
+    for (const s of body.data) assert.equal(s.type, 'shifts');
+    const again = await shiftsOf(`/v1/schedules/${scheduleId}/shifts?from=${from}&to=${to}&page[size]=100`);
+    assert.deepEqual(again.data.map((s) => s.id), body.data.map((s) => s.id), 'a shift keeps its id');
+  });
+
+  test('an override splits the shift it lands in; includes answer the user, the assignee and the override', async () => {
+    const { scheduleId } = await weeklySchedule([alice, bob]);
+    const { from, to } = ahead();
+    const startsAt = new Date(new Date(from).getTime() + 2 * DAY).toISOString();
+    const endsAt = new Date(new Date(from).getTime() + 3 * DAY).toISOString();
+    const override = created(await send('POST', `/v1/schedules/${scheduleId}/override_shifts`, doc('shifts', { starts_at: startsAt, ends_at: endsAt, user_id: carol })));
+    const body = await shiftsOf(`/v1/shifts?schedule_ids[]=${scheduleId}&from=${from}&to=${to}&include=user,assignee,shift_override&page[size]=100`);
+    const shifts = body.data.map((s) => s.attributes);
+    const at = shifts.findIndex((s) => s.is_override);
+    assert.ok(at > 0, JSON.stringify(shifts));
+    assert.deepEqual([shifts[at].starts_at, shifts[at].ends_at, shifts[at].user_id, shifts[at].rotation_id], [startsAt, endsAt, carol, null]);
+    assert.equal(shifts[at - 1].ends_at, startsAt, 'the shift it landed in ends where it starts');
+    assert.equal(shifts[at + 1].starts_at, endsAt, 'and resumes where it ends');
+    assert.equal(shifts[at - 1].user_id, shifts[at + 1].user_id);
+
+    const overrideShift = body.data[at];
+    assert.deepEqual(overrideShift.relationships?.shift_override.data, { id: override.id, type: 'shift_overrides' });
+    assert.deepEqual(overrideShift.relationships?.assignee.data, { id: String(carol), type: 'users' });
+    const included = body.included ?? [];
+    assert.ok(included.some((i) => i.type === 'users' && i.id === String(carol)));
+    assert.ok(included.some((i) => i.type === 'shift_overrides' && i.id === override.id));
+    for (const item of included) assert.ok(item.relationships, `${item.type} ${item.id} carries relationships`);
+  });
+
+  test('GET /v1/shifts filters by user, pages, and never answers another organization', async () => {
+    const { scheduleId } = await weeklySchedule([alice, bob]);
+    const otherOwner = await api.addUser(other.organizationId, { roleKind: 'user' });
+    const foreign = await weeklySchedule([otherOwner], other, otherOwner);
+    const { from, to } = ahead();
+    const bobs = await shiftsOf(`/v1/shifts?user_ids[]=${bob}&schedule_ids[]=${scheduleId}&from=${from}&to=${to}`);
+    assert.ok(bobs.data.length >= 2 && bobs.data.every((s) => s.attributes.user_id === bob));
+    const paged = await shiftsOf(`/v1/shifts?schedule_ids[]=${scheduleId}&from=${from}&to=${to}&page[size]=2&page[number]=2`);
+    assert.equal(paged.data.length, 2);
+    assert.equal(paged.meta.current_page, 2);
+    assert.match(String(paged.links.prev), /page%5Bnumber%5D=1/);
+
+    assert.equal((await send('GET', `/v1/schedules/${foreign.scheduleId}/shifts`)).status, 404);
+    const mixed = await shiftsOf(`/v1/shifts?schedule_ids[]=${foreign.scheduleId}&from=${from}&to=${to}`);
+    assert.deepEqual(mixed.data, []);
+    const all = await shiftsOf(`/v1/shifts?from=${from}&to=${to}&page[size]=100`);
+    assert.ok(all.data.every((s) => s.attributes.schedule_id !== foreign.scheduleId));
+  });
+
+  test('bad parameters are a 400 naming the parameter', async () => {
+    const { scheduleId } = await weeklySchedule([alice]);
+    const cases: [string, string][] = [
+      ['from=yesterday', 'from'],
+      ['from=2027-01-10T00:00:00Z&to=2027-01-01T00:00:00Z', 'to'],
+      ['from=2027-01-01T00:00:00Z&to=2028-06-01T00:00:00Z', 'to'],
+      ['include=owner', 'include'],
+      ['page[size]=0', 'page[size]'],
+    ];
+    for (const [query, parameter] of cases) {
+      const res = await send('GET', `/v1/schedules/${scheduleId}/shifts?${query}`);
+      assert.equal(res.status, 400, `${query}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.errors[0].source.parameter, parameter, query);
+    }
+    assert.equal((await send('GET', `/v1/shifts?user_ids[]=abc`)).body.errors[0].source.parameter, 'user_ids[]');
+  });
+
+  test("changing a rotation leaves the shifts that ended before the change as they were", async () => {
+    const { scheduleId, rotationId } = await weeklySchedule([alice, bob]);
+    // As if the rotation had been set up 60 days ago: its versions take effect that much earlier.
+    await api.runtime.dataSource.query(
+      "UPDATE schedule_rotation_versions SET effective_from = effective_from - interval '60 days' WHERE organization_id = $1 AND rotation_id = $2",
+      [org.organizationId, rotationId],
+    );
+    const past = { from: new Date(Date.now() - 42 * DAY).toISOString(), to: new Date(Date.now() - 14 * DAY).toISOString() };
+    const pastPath = `/v1/schedules/${scheduleId}/shifts?from=${past.from}&to=${past.to}&page[size]=100`;
+    const before = (await shiftsOf(pastPath)).data.map((s) => s.attributes);
+    assert.ok(before.length >= 4 && before.every((s) => s.user_id === alice || s.user_id === bob));
+
+    // Carol joins first in line and the handoff moves to Tuesday.
+    created(await send('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, doc('schedule_rotation_users', { user_id: carol, position: 0 })));
+    const changed = await send(
+      'PUT',
+      `/v1/schedule_rotations/${rotationId}`,
+      doc('schedule_rotations', { schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'T' } }),
+    );
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+
+    assert.deepEqual((await shiftsOf(pastPath)).data.map((s) => s.attributes), before, 'the past is unchanged');
+    const { from, to } = ahead();
+    const future = (await shiftsOf(`/v1/schedules/${scheduleId}/shifts?from=${from}&to=${to}&page[size]=100`)).data.map((s) => s.attributes);
+    assert.ok(future.every((s) => newYork(String(s.starts_at)) === 'Tue 09:00' || s.starts_at === future[0].starts_at));
+    assert.ok(future.some((s) => s.user_id === carol), 'the new member takes turns from the change on');
+    const versions = await api.runtime.dataSource.query('SELECT count(*)::int AS n FROM schedule_rotation_versions WHERE organization_id = $1 AND rotation_id = $2', [
+      org.organizationId,
+      rotationId,
+    ]);
+    assert.equal(versions[0].n, 5, 'one version per change: created, two members, a third, the new handoff');
+  });
+});

@@ -1,0 +1,155 @@
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
+import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
+import { userRecords } from '@taproot/identity';
+import {
+  buildLinksAndMeta,
+  byIdAttribute,
+  JsonApiError,
+  parseListQuery,
+  readRecords,
+  withIncludes,
+  type FlatQuery,
+  type IncludeSource,
+  type ResourceObject,
+} from '@taproot/json-api';
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { onCallShadowSchema } from '../on-call-shadows/on-call-shadow.schema';
+import type { Shift } from '../schedules/engine';
+import { scheduleSchema } from '../schedules/schedule.schema';
+import { shiftsOfSchedules, type Window } from './shift-reader';
+import { shiftSchema } from './shift.schema';
+
+const DAY_MS = 24 * 3_600_000;
+/** Without `to`, a week from `from` (without `from`: now). */
+const DEFAULT_SPAN_MS = 7 * DAY_MS;
+/** The longest window one request computes: a year and a day (leap years included). */
+const MAX_SPAN_MS = 366 * DAY_MS;
+
+function instantParameter(name: string, raw: FlatQuery[string]): Date | undefined {
+  if (raw === undefined) return undefined;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  const at = new Date(value);
+  // A date alone is midnight UTC; anything Date cannot read is refused.
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime())) {
+    throw JsonApiError.badParameter(name, `${name} must be an ISO 8601 date or date-time, got '${value}'`);
+  }
+  return at;
+}
+
+/** `from` and `to` (spec: the reference's query parameters), checked: `to` after `from`, at most a year and a day apart. */
+export function windowOf(query: FlatQuery, now: Date): Window {
+  const from = instantParameter('from', query.from) ?? now;
+  const to = instantParameter('to', query.to) ?? new Date(from.getTime() + DEFAULT_SPAN_MS);
+  if (to <= from) throw JsonApiError.badParameter('to', 'to must be after from');
+  if (to.getTime() - from.getTime() > MAX_SPAN_MS) throw JsonApiError.badParameter('to', 'from and to may be at most 366 days apart');
+  return { from, to };
+}
+
+/** A list parameter given as `name[]=a&name[]=b`, `name=a,b` or both. */
+function listParameter(query: FlatQuery, name: string): string[] | undefined {
+  const raw = [query[`${name}[]`], query[name]].flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+  return raw.length ? raw.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : undefined;
+}
+
+/** A stable id for a computed shift: the same shift gets the same id in every answer. */
+function shiftId(shift: Shift): string {
+  const hex = createHash('sha256')
+    .update([shift.schedule_id, shift.rotation_id ?? shift.override_id, shift.shadow_id ?? '', shift.user_id, shift.starts_at].join('|'))
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+const toObject = (shift: Shift): ResourceObject => ({
+  id: shiftId(shift),
+  type: 'shifts',
+  attributes: {
+    schedule_id: shift.schedule_id,
+    rotation_id: shift.rotation_id,
+    starts_at: shift.starts_at,
+    ends_at: shift.ends_at,
+    is_override: shift.is_override,
+    is_shadow: shift.is_shadow,
+    user_id: shift.user_id,
+  },
+});
+
+/**
+ * `GET /v1/shifts` and `GET /v1/schedules/{id}/shifts`: the shifts the schedule engine computes
+ * for a window (docs/schedules.md), paged, with the reference's includes: `user` and `assignee`
+ * (the user on call), `shift_override` (the override's metadata) and `shift_shadow` (the shadow).
+ */
+@Controller()
+export class ShiftsController {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(TAPROOT_CONFIG) private readonly config: TaprootConfig,
+  ) {}
+
+  @Get('v1/shifts')
+  @RequirePermission('schedules', 'read')
+  async list(@CurrentCaller() caller: Caller, @Query() query: FlatQuery) {
+    const requested = listParameter(query, 'schedule_ids');
+    const scheduleIds = (await this.dataSource.query(
+      `SELECT id FROM schedules_read WHERE organization_id = $1 ${requested ? 'AND id::text = ANY($2::text[])' : ''} ORDER BY created_at, id`,
+      requested ? [caller.organizationId, requested.map((id) => id.toLowerCase())] : [caller.organizationId],
+    )) as { id: string }[];
+    const userIds = listParameter(query, 'user_ids');
+    if (userIds?.some((id) => !/^\d{1,9}$/.test(id))) throw JsonApiError.badParameter('user_ids[]', 'user_ids[] must be user ids (integers)');
+    return this.answer(caller, query, '/v1/shifts', scheduleIds.map((r) => r.id), userIds?.map(Number));
+  }
+
+  @Get('v1/schedules/:id/shifts')
+  @RequirePermission('schedules', 'read')
+  async ofSchedule(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() query: FlatQuery) {
+    const found = await readRecords(this.dataSource, scheduleSchema, caller.organizationId, [id]);
+    if (!found.size) throw JsonApiError.notFound('schedules', id);
+    return this.answer(caller, query, `/v1/schedules/${id}/shifts`, [...found.keys()]);
+  }
+
+  private async answer(caller: Caller, query: FlatQuery, basePath: string, scheduleIds: string[], userIds?: number[]) {
+    const window = windowOf(query, new Date());
+    const q = parseListQuery(shiftSchema, query, { cursorSecret: this.config.cursorSecret });
+    let shifts = await shiftsOfSchedules(this.dataSource, caller.organizationId, scheduleIds, window);
+    if (userIds) shifts = shifts.filter((s) => userIds.includes(s.user_id));
+    const size = q.page.size;
+    const number = q.page.mode === 'offset' ? q.page.number : 1;
+    const page = shifts.slice((number - 1) * size, number * size);
+    const byId = new Map(page.map((s) => [shiftId(s), s]));
+    const ctx = { db: this.dataSource, organizationId: caller.organizationId };
+    const { data, included } = await withIncludes(ctx, shiftSchema, this.sources(byId), page.map(toObject), q.include);
+    const hasNext = number * size < shifts.length;
+    const { links, meta } = buildLinksAndMeta({ basePath, query, q, totalCount: shifts.length, hasNext, nextCursor: null, prevCursor: null });
+    return { data, ...(included ? { included } : {}), links, meta };
+  }
+
+  /** Where each include finds its records, for one page of shifts (one query per include). */
+  private sources(byId: Map<string, Shift>): Record<string, IncludeSource> {
+    const users = byIdAttribute('user_id', userRecords);
+    const ofShift = (pick: (s: Shift) => string | null, find: (ids: string[], db: IncludeContextDb, org: string) => Promise<Map<string, ResourceObject>>): IncludeSource => {
+      return async ({ db, organizationId }, records) => {
+        const ids = [...new Set(records.map((r) => pick(byId.get(r.id)!)).filter((id): id is string => id !== null))];
+        const found = ids.length ? await find(ids, db, organizationId) : new Map<string, ResourceObject>();
+        return new Map(records.map((r) => [r.id, [found.get(pick(byId.get(r.id)!) ?? '')].filter((x): x is ResourceObject => x !== undefined)]));
+      };
+    };
+    return {
+      user: users,
+      assignee: users,
+      shift_override: ofShift((s) => s.override_id, overrideMetadata),
+      shift_shadow: ofShift((s) => s.shadow_id, (ids, db, org) => readRecords(db, onCallShadowSchema, org, ids)),
+    };
+  }
+}
+
+type IncludeContextDb = Parameters<IncludeSource>[0]['db'];
+
+/** An override's metadata as the reference's `shift_override` (who created it, when). */
+async function overrideMetadata(ids: string[], db: IncludeContextDb, organizationId: string): Promise<Map<string, ResourceObject>> {
+  const rows = (await db.query('SELECT id, shift_override FROM override_shifts_read WHERE organization_id = $1 AND id = ANY($2::uuid[])', [organizationId, ids])) as {
+    id: string;
+    shift_override: { data?: { attributes?: Record<string, unknown> } } | null;
+  }[];
+  return new Map(rows.map((r) => [r.id, { id: r.id, type: 'shift_overrides', attributes: r.shift_override?.data?.attributes ?? {} }]));
+}

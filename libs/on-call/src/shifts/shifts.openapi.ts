@@ -1,0 +1,53 @@
+import { buildOpenApiDocument } from '@taproot/json-api';
+import { shiftSchema } from './shift.schema';
+
+const MEDIA = 'application/vnd.api+json';
+const doc = (schema: string) => ({ content: { [MEDIA]: { schema: { $ref: `#/components/schemas/${schema}` } } } });
+const errors = (description: string) => ({ description, ...doc('errors_list') });
+const query = (name: string, schema: Record<string, unknown>, description: string) => ({ in: 'query', name, required: false, schema, description });
+
+const WINDOW = [
+  query('from', { type: 'string' }, 'Start of the window (ISO 8601 date or date-time); default now'),
+  query('to', { type: 'string' }, 'End of the window (ISO 8601); default a week after from, at most 366 days after it'),
+];
+const PAGES = [query('page[number]', { type: 'integer', minimum: 1 }, 'Page number'), query('page[size]', { type: 'integer', minimum: 1 }, 'Page size (at most 100)')];
+const INCLUDE = query('include', { type: 'string', enum: Object.keys(shiftSchema.relationships ?? {}) }, 'Comma-separated: user, assignee (the user on call), shift_override, shift_shadow');
+const refused = { '400': errors('a bad from, to, include or page parameter'), '401': errors('unauthorized'), '403': errors('the caller may not read schedules') };
+
+/** `/v1/shifts` and `/v1/schedules/{id}/shifts` (reference: listShifts, getScheduleShifts), with the shift documents. */
+function shiftsOpenApi() {
+  const generated = buildOpenApiDocument([shiftSchema], { title: 'shifts', version: '1' });
+  const list = (description: string) => ({ description, ...doc('shift_list') });
+  return {
+    schemas: generated.components.schemas,
+    paths: {
+      '/v1/shifts': {
+        get: {
+          operationId: 'listShifts',
+          summary: "List shifts of the organization's schedules in a window",
+          tags: ['Shifts'],
+          parameters: [
+            INCLUDE,
+            ...WINDOW,
+            query('user_ids[]', { type: 'array', items: { type: 'integer' } }, 'Only the shifts of these users'),
+            query('schedule_ids[]', { type: 'array', items: { type: 'string' } }, 'Only the shifts of these schedules'),
+            ...PAGES,
+          ],
+          responses: { '200': list('shifts, ordered by start'), ...refused },
+        },
+      },
+      '/v1/schedules/{id}/shifts': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        get: {
+          operationId: 'getScheduleShifts',
+          summary: "Retrieves a schedule's shifts in a window",
+          tags: ['Shifts'],
+          parameters: [INCLUDE, ...WINDOW, ...PAGES],
+          responses: { '200': list('schedule shifts found'), ...refused, '404': errors('no such schedule') },
+        },
+      },
+    },
+  };
+}
+
+export const SHIFTS_OPENAPI = shiftsOpenApi();
