@@ -1,7 +1,7 @@
 import { defineResource } from '@taproot/json-api';
 import { checkReferenced, type Reference, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
 import { SCHEDULES, USERS } from '../shared/references';
-import { SCHEDULE_ID, underSchedule } from '../shared/schedule-parent';
+import { SCHEDULE_ID, underSchedule, PART_OF_SCHEDULE } from '../shared/schedule-parent';
 import { orderIssues, refuse } from '../shared/times';
 
 export const SHADOWABLE_TYPES = ['User', 'Schedule'] as const;
@@ -47,7 +47,7 @@ export const onCallShadowDefinition: ResourceDefinition = {
   schema: onCallShadowSchema,
   context: 'on-call',
   table: 'on_call_shadows',
-  permission: { family: 'schedules', writes: 'update' },
+  permission: PART_OF_SCHEDULE,
   rules: {
     beforeCreate: (attributes, ctx) => checked(attributes, null, ctx),
     beforeUpdate: (current, changes, ctx) => checked(changes, current, ctx),

@@ -1,7 +1,7 @@
 import { defineResource } from '@taproot/json-api';
 import type { ResourceDefinition, Row } from '@taproot/resources';
 import { DAY_NAMES } from '../schedule-rotations/rotationable';
-import { activeTimes, SCHEDULE_ROTATION_ID, underRotation } from '../shared/schedule-parent';
+import { activeTimes, SCHEDULE_ROTATION_ID, underRotation, PART_OF_SCHEDULE } from '../shared/schedule-parent';
 import { refuse, windowIssues } from '../shared/times';
 
 /**
@@ -32,6 +32,6 @@ export const scheduleRotationActiveDayDefinition: ResourceDefinition = {
   schema: scheduleRotationActiveDaySchema,
   context: 'on-call',
   table: 'schedule_rotation_active_days',
-  permission: { family: 'schedules', writes: 'update' },
+  permission: PART_OF_SCHEDULE,
   rules: { beforeCreate: checked, beforeUpdate: (_current, changes) => checked(changes) },
 };

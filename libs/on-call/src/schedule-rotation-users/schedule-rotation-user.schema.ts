@@ -1,7 +1,7 @@
 import { defineResource } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition } from '@taproot/resources';
 import { USERS } from '../shared/references';
-import { SCHEDULE_ROTATION_ID, underRotation } from '../shared/schedule-parent';
+import { SCHEDULE_ROTATION_ID, underRotation, PART_OF_SCHEDULE } from '../shared/schedule-parent';
 
 /**
  * A member of a rotation (reference: `schedule_rotation_user`), in turn order: `position` ascending,
@@ -28,7 +28,7 @@ export const scheduleRotationUserDefinition: ResourceDefinition = {
   schema: scheduleRotationUserSchema,
   context: 'on-call',
   table: 'schedule_rotation_users',
-  permission: { family: 'schedules', writes: 'update' },
+  permission: PART_OF_SCHEDULE,
   rules: {
     beforeCreate: (attributes, ctx) => checkReferenced(ctx, attributes, MEMBER),
     beforeUpdate: (_current, changes, ctx) => checkReferenced(ctx, changes, MEMBER),

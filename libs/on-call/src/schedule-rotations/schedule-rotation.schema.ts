@@ -2,7 +2,7 @@ import { defineResource } from '@taproot/json-api';
 import type { ResourceDefinition, Row } from '@taproot/resources';
 import { scheduleRotationActiveDayDefinition } from '../schedule-rotation-active-days/schedule-rotation-active-day.schema';
 import { scheduleRotationUserDefinition } from '../schedule-rotation-users/schedule-rotation-user.schema';
-import { activeTimes, SCHEDULE_ID, underSchedule } from '../shared/schedule-parent';
+import { activeTimes, SCHEDULE_ID, underSchedule, PART_OF_SCHEDULE } from '../shared/schedule-parent';
 import { orderIssues, refuse, timeZoneIssues, windowIssues } from '../shared/times';
 import { DAY_NAMES, ROTATION_TYPES, rotationableIssues, type RotationType } from './rotationable';
 
@@ -78,8 +78,7 @@ export const scheduleRotationDefinition: ResourceDefinition = {
   schema: scheduleRotationSchema,
   context: 'on-call',
   table: 'schedule_rotations',
-  // Part of the schedule: reading needs read on schedules, writing changes it (update).
-  permission: { family: 'schedules', writes: 'update' },
+  permission: PART_OF_SCHEDULE,
   children: () => [scheduleRotationUserDefinition, scheduleRotationActiveDayDefinition],
   rules: {
     beforeCreate: (attributes) => checked(attributes, null),

@@ -1,4 +1,5 @@
 import type { AttributeDef, ParentDef } from '@taproot/json-api';
+import type { ResourceDefinition } from '@taproot/resources';
 
 /** Records under a schedule: created and listed at `/v1/schedules/{schedule_id}/<segment>`. */
 export const underSchedule = (segment: string): ParentDef => ({ path: '/v1/schedules', param: 'schedule_id', attribute: 'schedule_id', table: 'schedules', segment });
@@ -23,3 +24,6 @@ export const activeTimes = (description: string, required: boolean): AttributeDe
     },
   },
 });
+
+/** Records that are part of a schedule (rotations, their members and days, shadows): read with it, every write changes it. */
+export const PART_OF_SCHEDULE: ResourceDefinition['permission'] = { family: 'schedules', writes: 'update' };
