@@ -71,9 +71,14 @@ export function weekdayOfLetter(letter: string): number {
   return day;
 }
 
-/** "HH:MM" or "HH:MM:SS" (up to "24:00") as milliseconds after midnight. */
+/**
+ * A time of day of the rotation's zone as milliseconds after midnight: `HH:MM` or `HH:MM:SS` (up
+ * to `24:00`). The reference's `format: time`
+ * may carry an offset (`09:30:00Z`, stored as sent): the rotation's own zone decides the instant,
+ * so the offset is ignored.
+ */
 export function timeOfDay(text: string): number {
-  const match = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  const match = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(text);
   const ms = match ? ((Number(match[1]) * 60 + Number(match[2])) * 60 + Number(match[3] ?? 0)) * 1000 : NaN;
   if (!match || Number(match[2]) > 59 || Number(match[3] ?? 0) > 59 || !(ms <= DAY)) throw new RangeError(`bad local time ${JSON.stringify(text)}`);
   return ms;

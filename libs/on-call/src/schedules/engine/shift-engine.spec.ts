@@ -168,6 +168,14 @@ describe('computeShifts: bounds, members and the turn order', () => {
     assert.deepEqual(spans(list).map(([, s]) => s), ['2400-01-01T00:00Z', '2400-01-01T01:00Z', '2400-01-01T02:00Z']);
   });
 
+  test("a time of day with an offset (the reference's format: time, stored as sent) is read in the rotation's zone", () => {
+    const at = (handoff_time: string) =>
+      spans(shifts('2025-03-04T00:00:00Z', '2025-03-12T00:00:00Z', [rotation({ time_zone: 'America/New_York', schedule_rotationable_attributes: { handoff_time } })]));
+    for (const sent of ['09:00:00Z', '09:00:00.000Z', '09:00+05:30']) assert.deepEqual(at(sent), at('09:00'), sent);
+    const windowed = rotation({ active_time_type: 'same_time', active_all_week: true, active_time_attributes: [{ start_time: '09:30:00Z', end_time: '17:00:00Z' }] });
+    assert.deepEqual(spans(shifts('2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z', [windowed]))[0].slice(1), ['2025-01-01T09:30Z', '2025-01-01T17:00Z']);
+  });
+
   test('an unknown time zone or a malformed handoff time is refused', () => {
     assert.throws(() => shifts('2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z', [rotation({ time_zone: 'Mars/Olympus' })]), /unknown time zone/);
     assert.throws(() => shifts('2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z', [rotation({ schedule_rotationable_attributes: { handoff_time: '9am' } })]), /bad local time/);
