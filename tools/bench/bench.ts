@@ -24,6 +24,9 @@
  *                   alert event, their read rows, 2 outbox rows) on the same pool; while the
  *                   webhook runs back to back, the event lag from commit to applied by every bus
  *                   consumer, and what is left 2 s after (alerts.ts, event-lag.ts)
+ *      shifts       50 schedules made over HTTP (3 rotations of 8 members, an override a week):
+ *                   GET /v1/shifts for 30 days vs a plain list of as many rows, and the engine's
+ *                   time per shift for 365 days vs 7 days (shifts.ts)
  *      startup      the whole system as `npm start` runs it (built JavaScript) and as `npm run
  *                   start:dev` does (the register): time to the three apps' /readyz and RSS after
  *                   20 s idle, medians of BENCH_STARTUP_ROUNDS (default 3) starts each (startup.ts)
@@ -40,7 +43,7 @@
  *   BENCH_INCIDENTS      incidents to seed (default 1000000, at least 50000)
  *   BENCH_ALERT_RATE     alerts offered per second to each ingestion route and in the soak (default 25)
  *   BENCH_ONLY           comma-separated sections to run: services (1-3), health, limiter, reads,
- *                        incidents, alerts, startup, soak (default: all but soak)
+ *                        incidents, alerts, shifts, startup, soak (default: all but soak)
  *   BENCH_SECONDS        seconds per measured load (default 10)
  *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
  *   BENCH_CONNECTIONS    concurrent connections / loop workers (default 10)
@@ -100,6 +103,7 @@ import {
 import { ALERT_RATE, alertsNotRunRows, benchAlerts, reportAlerts } from './alerts';
 import { benchIncidents, INCIDENTS } from './incidents';
 import { benchReads, MIN_READ_RATIO, READS_MEASURE, readsRow } from './reads';
+import { benchShifts, MAX_SHIFTS_RATIO, MAX_SPAN_RATIO, SHIFT_SPAN_MEASURE, SHIFTS_MEASURE, shiftsRows } from './shifts';
 import { benchSoak, SOAK_SECONDS, soakRow } from './soak';
 import { benchStartup, startupRows, type StartupBench } from './startup';
 
@@ -116,7 +120,7 @@ const HEALTH = 'GET /healthz: api / bare Fastify';
 /** Rows of one seeding INSERT ... SELECT generate_series (progress between chunks). */
 const SEED_CHUNK = 10_000;
 /** The sections BENCH_ONLY may name; unset, every section runs. */
-const SECTIONS = ['services', 'health', 'limiter', 'reads', 'incidents', 'alerts', 'startup', 'soak'] as const;
+const SECTIONS = ['services', 'health', 'limiter', 'reads', 'incidents', 'alerts', 'shifts', 'startup', 'soak'] as const;
 const ONLY = onlySections(process.env.BENCH_ONLY);
 /** Every section unless BENCH_ONLY names some; the soak (10 minutes) only when named or BENCH_SOAK_SECONDS is set. */
 const runs = (section: (typeof SECTIONS)[number]) =>
@@ -535,6 +539,7 @@ async function main(): Promise<void> {
     const incidentsOrg = await newOrg('Bench incidents');
     const alertsOrg = await newOrg('Bench alerts');
     const readsOrg = await newOrg('Bench reads');
+    const shiftsOrg = await newOrg('Bench shifts');
     if (process.env.BENCH_DATABASE_URL) {
       // A shared database keeps nothing of the run (services_read has no foreign key to cascade).
       cleanups.splice(cleanups.findIndex((c) => c.name === 'runtime') + 1, 0, {
@@ -560,6 +565,7 @@ async function main(): Promise<void> {
     const reads = runs('reads') ? await benchReads(ds, api.url, readsOrg.organizationId, readsOrg.token) : null;
     const incidents = runs('incidents') ? await benchIncidents(ds, api.url, incidentsOrg.organizationId, incidentsOrg.token) : null;
     const alerts = runs('alerts') ? await benchAlerts(ds, runtime.bus, api.url, alertsOrg.organizationId, alertsOrg.token) : null;
+    const shifts = runs('shifts') ? await benchShifts(ds, api.url, shiftsOrg.organizationId, shiftsOrg.token, await newOrg('Bench shifts (plain list)')) : null;
     // Then the system's own process, started and stopped by the bench, with nothing else loading the machine.
     const startup: StartupBench | null = runs('startup') ? await benchStartup() : null;
     // Last: its own process under a steady load, with nothing else of the bench running beside it.
@@ -709,6 +715,16 @@ async function main(): Promise<void> {
     } else {
       rows.push(...alertsNotRunRows());
     }
+    if (shifts) {
+      out();
+      out(`## Shifts: ${shifts.totalShifts} shifts in 30 days over 50 schedules (3 rotations of 8 members, an override a week), page of 100`);
+      for (const l of table(loadHeaders, [shifts.shifts, shifts.plain].map(loadRow))) out(l);
+      const e = shifts.engine;
+      out(`engine alone, one schedule: 7 days ${e.shifts7} shifts at ${e.usPerShift7} µs each; 365 days ${e.shifts365} shifts at ${e.usPerShift365} µs each`);
+      rows.push(...shiftsRows(shifts));
+    } else {
+      rows.push(notRunRow(SHIFTS_MEASURE, `<= ${MAX_SHIFTS_RATIO}`), notRunRow(SHIFT_SPAN_MEASURE, `<= ${MAX_SPAN_RATIO}`));
+    }
     if (soak) {
       out();
       const at = soak.reference.halfWay ? `the half-way point (${soak.reference.atSeconds}s; a soak under 4 minutes has no minute 2 to settle by)` : `minute 2 (${soak.reference.atSeconds}s)`;
@@ -750,6 +766,7 @@ async function main(): Promise<void> {
       reads,
       incidents: incidents && { ...incidents, plans: undefined },
       alerts,
+      shifts,
       startup,
       soak,
       summary: rows.map(({ ratioText: _r, ...r }) => r),

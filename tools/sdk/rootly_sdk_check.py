@@ -325,6 +325,10 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
         c.call(list_op, **parent)
         c.call(get_op, id=id_)
         c.call(update_op, doc(type_, **attributes), id=id_)
+    # Shifts the schedule engine computes from the rotation, its member and the override.
+    week = {"from_": iso(), "to": iso(timedelta(days=7))}
+    c.call("listShifts", **week, include="user", schedule_ids=[schedule], user_ids=[int(user)] if user else None, pagesize=50)
+    c.call("getScheduleShifts", id=schedule, **week)
     c.call("listAllIncidentActionItems")
     c.call("listAllAlertEvents")
 

@@ -98,6 +98,8 @@ describe('shifts of schedules', () => {
     const { from, to } = ahead();
     const startsAt = new Date(new Date(from).getTime() + 2 * DAY).toISOString();
     const endsAt = new Date(new Date(from).getTime() + 3 * DAY).toISOString();
+    // Read first: computed shifts are cached, and the override's commit must clear them.
+    assert.ok((await shiftsOf(`/v1/shifts?schedule_ids[]=${scheduleId}&from=${from}&to=${to}`)).data.every((s) => !s.attributes.is_override));
     const override = created(await send('POST', `/v1/schedules/${scheduleId}/override_shifts`, doc('shifts', { starts_at: startsAt, ends_at: endsAt, user_id: carol })));
     const body = await shiftsOf(`/v1/shifts?schedule_ids[]=${scheduleId}&from=${from}&to=${to}&include=user,assignee,shift_override&page[size]=100`);
     const shifts = body.data.map((s) => s.attributes);

@@ -1,5 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { ProjectionRunner } from '@taproot/messaging';
+import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
+import { CommitCache, ProjectionRunner, UnitOfWork } from '@taproot/messaging';
+import { DataSource } from 'typeorm';
 import { resourceController, ResourceListProjection, type ResourceDefinition } from '@taproot/resources';
 import { onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 import { overrideShiftDefinition } from './override-shifts/override-shift.schema';
@@ -8,6 +10,7 @@ import { scheduleRotationUserDefinition } from './schedule-rotation-users/schedu
 import { scheduleRotationDefinition } from './schedule-rotations/schedule-rotation.schema';
 import { scheduleDefinition } from './schedules/schedule.schema';
 import { RotationHistoryProjection } from './shifts/rotation-history.projection';
+import { SHIFT_INPUTS, ShiftReader } from './shifts/shift-reader';
 import { ShiftsController } from './shifts/shifts.controller';
 
 /** The schedule resources, parents before the records under them. */
@@ -23,6 +26,15 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */
 @Module({
   controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController],
+  providers: [
+    {
+      provide: ShiftReader,
+      // Computed shifts are reused until a schedule change commits here, or for the ttl (other replicas' changes).
+      useFactory: (dataSource: DataSource, unitOfWork: UnitOfWork, config: TaprootConfig) =>
+        new ShiftReader(dataSource, new CommitCache({ ttlMs: config.shiftCacheTtlMs, invalidatedBy: SHIFT_INPUTS, maxEntries: 100_000 }, unitOfWork)),
+      inject: [DataSource, UnitOfWork, TAPROOT_CONFIG],
+    },
+  ],
 })
 export class OnCallModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}

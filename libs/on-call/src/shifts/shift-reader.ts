@@ -1,4 +1,5 @@
 import type { Queryable } from '@taproot/json-api';
+import type { CommitCache } from '@taproot/messaging';
 import { computeShifts, type OverrideInput, type ScheduleRotationInput, type ShadowInput, type Shift } from '../schedules/engine';
 import type { StoredRotation } from './rotation-history.projection';
 
@@ -119,4 +120,66 @@ export async function shiftsOfSchedules(db: Queryable, organizationId: string, s
     );
   }
   return shifts.sort((a, b) => a.starts_at.localeCompare(b.starts_at) || a.schedule_id.localeCompare(b.schedule_id));
+}
+
+/** Shifts are cached per schedule and week (UTC weeks from the epoch): any window is a run of them. */
+const BUCKET_MS = 7 * 24 * 3_600_000;
+/** What a schedule's shifts depend on: a commit of any of these clears the cache. */
+export const SHIFT_INPUTS = /^(schedule|schedule_rotation|schedule_rotation_user|schedule_rotation_active_day|override_shift|on_call_shadow)\./;
+
+/** What makes a shift itself: the same shift computed for two weeks it spans is one. */
+const identity = (s: Shift) => `${s.schedule_id}|${s.rotation_id ?? s.override_id}|${s.shadow_id ?? ''}|${s.user_id}|${s.starts_at}`;
+
+/**
+ * `shiftsOfSchedules` behind a cache of each schedule's shifts per week, which a commit of a
+ * schedule change through this process clears (CommitCache; other replicas within its ttl).
+ * Schedules are read far more often than changed (who is on call, calendars, paging), and a
+ * window's shifts are the union of its weeks' (shifts come whole, so a week's are exact).
+ */
+export class ShiftReader {
+  constructor(
+    private readonly db: Queryable,
+    private readonly cache: CommitCache<Shift[]>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async shifts(organizationId: string, scheduleIds: readonly string[], window: Window): Promise<Shift[]> {
+    const first = Math.floor(window.from.getTime() / BUCKET_MS);
+    const last = Math.ceil(window.to.getTime() / BUCKET_MS);
+    const key = (scheduleId: string, bucket: number) => `${organizationId}|${scheduleId}|${bucket}`;
+    const now = this.now();
+    const cold = scheduleIds.filter((id) => {
+      for (let b = first; b < last; b++) if (!this.cache.get(key(id, b), now)) return true;
+      return false;
+    });
+    const found = new Map<string, Shift[]>();
+    if (cold.length) {
+      const computed = await shiftsOfSchedules(this.db, organizationId, cold, { from: new Date(first * BUCKET_MS), to: new Date(last * BUCKET_MS) });
+      for (const shift of computed) {
+        const start = Math.max(first, Math.floor(Date.parse(shift.starts_at) / BUCKET_MS));
+        const end = Math.min(last, Math.ceil(Date.parse(shift.ends_at) / BUCKET_MS));
+        for (let b = start; b < end; b++) {
+          const k = key(shift.schedule_id, b);
+          found.set(k, [...(found.get(k) ?? []), shift]);
+        }
+      }
+      for (const id of cold) for (let b = first; b < last; b++) this.cache.set(key(id, b), found.get(key(id, b)) ?? [], now);
+    }
+    const from = window.from.toISOString();
+    const to = window.to.toISOString();
+    const seen = new Set<string>();
+    const shifts: Shift[] = [];
+    for (const id of scheduleIds) {
+      for (let b = first; b < last; b++) {
+        for (const shift of found.get(key(id, b)) ?? this.cache.get(key(id, b), now) ?? []) {
+          if (shift.ends_at <= from || shift.starts_at >= to) continue;
+          const k = identity(shift);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          shifts.push(shift);
+        }
+      }
+    }
+    return shifts.sort((a, b) => (a.starts_at < b.starts_at ? -1 : a.starts_at > b.starts_at ? 1 : a.schedule_id < b.schedule_id ? -1 : a.schedule_id > b.schedule_id ? 1 : 0));
+  }
 }

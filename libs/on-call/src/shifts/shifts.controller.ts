@@ -18,7 +18,7 @@ import { DataSource } from 'typeorm';
 import { onCallShadowSchema } from '../on-call-shadows/on-call-shadow.schema';
 import type { Shift } from '../schedules/engine';
 import { scheduleSchema } from '../schedules/schedule.schema';
-import { shiftsOfSchedules, type Window } from './shift-reader';
+import { ShiftReader, type Window } from './shift-reader';
 import { shiftSchema } from './shift.schema';
 
 const DAY_MS = 24 * 3_600_000;
@@ -54,7 +54,7 @@ function listParameter(query: FlatQuery, name: string): string[] | undefined {
 }
 
 /** A stable id for a computed shift: the same shift gets the same id in every answer. */
-function shiftId(shift: Shift): string {
+export function shiftId(shift: Shift): string {
   const hex = createHash('sha256')
     .update([shift.schedule_id, shift.rotation_id ?? shift.override_id, shift.shadow_id ?? '', shift.user_id, shift.starts_at].join('|'))
     .digest('hex');
@@ -84,6 +84,7 @@ const toObject = (shift: Shift): ResourceObject => ({
 export class ShiftsController {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly reader: ShiftReader,
     @Inject(TAPROOT_CONFIG) private readonly config: TaprootConfig,
   ) {}
 
@@ -111,7 +112,7 @@ export class ShiftsController {
   private async answer(caller: Caller, query: FlatQuery, basePath: string, scheduleIds: string[], userIds?: number[]) {
     const window = windowOf(query, new Date());
     const q = parseListQuery(shiftSchema, query, { cursorSecret: this.config.cursorSecret });
-    let shifts = await shiftsOfSchedules(this.dataSource, caller.organizationId, scheduleIds, window);
+    let shifts = await this.reader.shifts(caller.organizationId, scheduleIds, window);
     if (userIds) shifts = shifts.filter((s) => userIds.includes(s.user_id));
     const size = q.page.size;
     const number = q.page.mode === 'offset' ? q.page.number : 1;

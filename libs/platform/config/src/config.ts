@@ -33,6 +33,11 @@ export interface TaprootConfig {
    * looked up again: the bound on honouring a revocation or role change made on another replica.
    */
   authCacheTtlMs: number;
+  /**
+   * How long computed shifts (GET /v1/shifts) are reused: a schedule change made through this
+   * process clears them at once, one made through another replica shows within this bound.
+   */
+  shiftCacheTtlMs: number;
   /** Per API key per sliding minute (spec, Limits: 3000; see docs/decisions/0001). */
   rateLimitReadsPerMinute: number;
   rateLimitWritesPerMinute: number;
@@ -97,6 +102,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     cursorSecret: v.CURSOR_SECRET ?? 'taproot-cursor-v1',
     relayPollMs: int(v.RELAY_POLL_MS, 250),
     authCacheTtlMs: int(v.AUTH_CACHE_TTL_MS, 5000),
+    shiftCacheTtlMs: int(v.SHIFT_CACHE_TTL_MS, 5000),
     rateLimitReadsPerMinute: int(v.RATE_LIMIT_READS_PER_MINUTE, 3000),
     rateLimitWritesPerMinute: int(v.RATE_LIMIT_WRITES_PER_MINUTE, 3000),
     alertCreationLimitPerMinute: int(v.ALERT_CREATION_LIMIT_PER_MINUTE, 50),
