@@ -2,6 +2,7 @@ import { afterAll as after, beforeAll as before, describe, test } from '@jest/gl
 import assert from 'node:assert/strict';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
 import { created, unique } from './support/json-api';
+import { weeklySchedule as weeklyScheduleOf } from './support/schedules';
 
 type Attributes = Record<string, unknown>;
 type ShiftObject = { id: string; type: string; attributes: Attributes; relationships?: Record<string, { data: { id: string; type: string } | null }> };
@@ -37,26 +38,7 @@ describe('shifts of schedules', () => {
 
   const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
   /** A schedule with a weekly rotation handing off on Mondays at 09:00 New York time, with `members` in order. */
-  async function weeklySchedule(members: number[], o = org, owner = alice): Promise<{ scheduleId: string; rotationId: string }> {
-    const scheduleId = created(await send('POST', '/v1/schedules', doc('schedules', { name: unique('Primary'), owner_user_id: owner }), o.token)).id as string;
-    const rotation = created(
-      await send(
-        'POST',
-        `/v1/schedules/${scheduleId}/schedule_rotations`,
-        doc('schedule_rotations', {
-          name: 'Weekly',
-          schedule_rotationable_type: 'ScheduleWeeklyRotation',
-          schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' },
-          time_zone: 'America/New_York',
-        }),
-        o.token,
-      ),
-    );
-    for (const [position, user_id] of members.entries()) {
-      created(await send('POST', `/v1/schedule_rotations/${rotation.id}/schedule_rotation_users`, doc('schedule_rotation_users', { user_id, position: position + 1 }), o.token));
-    }
-    return { scheduleId, rotationId: rotation.id as string };
-  }
+  const weeklySchedule = (members: number[], o = org, owner = alice) => weeklyScheduleOf(api, o.token, { members, owner });
   const shiftsOf = async (path: string): Promise<{ data: ShiftObject[]; included?: ShiftObject[]; meta: Attributes; links: Attributes }> => {
     const res = await send('GET', path);
     assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -1,5 +1,8 @@
 import { registerSnapshotEvents } from '@taproot/resources';
 import type { ContextDescriptor } from '@taproot/runtime';
+import { CALENDAR_FEED_EVENTS } from './calendar-feeds/calendar-feed-commands';
+import { calendarFeedSchema } from './calendar-feeds/calendar-feed.schema';
+import { CALENDAR_FEEDS_OPENAPI } from './calendar-feeds/calendar-feeds.openapi';
 import { ON_CALL_ERRORS } from './errors';
 import { ON_CALL_MIGRATIONS } from './migrations';
 import { OnCallModule, ON_CALL_RESOURCES } from './on-call.module';
@@ -11,7 +14,14 @@ export const ON_CALL_CONTEXT: ContextDescriptor = {
   migrations: ON_CALL_MIGRATIONS,
   resources: ON_CALL_RESOURCES.map((d) => d.schema),
   errors: ON_CALL_ERRORS,
-  openapi: SHIFTS_OPENAPI,
+  openapi: {
+    schemas: { ...SHIFTS_OPENAPI.schemas, ...CALENDAR_FEEDS_OPENAPI.schemas },
+    paths: { ...SHIFTS_OPENAPI.paths, ...CALENDAR_FEEDS_OPENAPI.paths },
+  },
   // Each schedule resource publishes its lifecycle events (`schedule.created`, ...), each carrying the record's snapshot.
-  registerEventContracts: () => ON_CALL_RESOURCES.forEach((d) => registerSnapshotEvents(d.schema)),
+  registerEventContracts: () => {
+    ON_CALL_RESOURCES.forEach((d) => registerSnapshotEvents(d.schema));
+    // Calendar feeds' events carry the feed's snapshot (never its token).
+    registerSnapshotEvents(calendarFeedSchema, [CALENDAR_FEED_EVENTS.rotated]);
+  },
 };

@@ -3,6 +3,8 @@ import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { CommitCache, ProjectionRunner, UnitOfWork } from '@taproot/messaging';
 import { DataSource } from 'typeorm';
 import { resourceController, ResourceListProjection, type ResourceDefinition } from '@taproot/resources';
+import { CALENDAR_FEED_HANDLERS } from './calendar-feeds/calendar-feed-commands';
+import { CalendarFeedsController } from './calendar-feeds/calendar-feeds.controller';
 import { onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 import { overrideShiftDefinition } from './override-shifts/override-shift.schema';
 import { scheduleRotationActiveDayDefinition } from './schedule-rotation-active-days/schedule-rotation-active-day.schema';
@@ -25,8 +27,9 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
 
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */
 @Module({
-  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController],
+  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController, CalendarFeedsController],
   providers: [
+    ...CALENDAR_FEED_HANDLERS,
     {
       provide: ShiftReader,
       // Computed shifts are reused until a schedule change commits here, or for the ttl (other replicas' changes).

@@ -1,6 +1,25 @@
 import pino, { type Logger } from 'pino';
 
 /**
+ * A URL path segment shaped like a secret Taproot puts in URLs (`tcal_` and 43 base64url
+ * characters: a calendar feed's token), with what follows it in the segment (`.ics`).
+ */
+const SECRET_SEGMENT = /\/([a-z]{2,8}_)[A-Za-z0-9_-]{32,}(?=[./?#]|$)/g;
+
+/** The URL as logged: secrets in its path replaced, so a feed's address never reaches the logs. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_SEGMENT, '/$1[redacted]');
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/**
  * The one structured logger (pino). Secrets never reach it: authorization headers and
  * anything named like a token, key or password are redacted at the source.
  */
@@ -8,6 +27,10 @@ export function createLogger(level: string, name = 'taproot'): Logger {
   return pino({
     name,
     level,
+    // Fastify's request serializer, with the URL redacted.
+    serializers: {
+      req: (req: LoggedRequest) => ({ method: req.method, url: req.url === undefined ? undefined : redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+    },
     redact: {
       paths: [
         'req.headers.authorization',
