@@ -26,6 +26,11 @@ const EXCUSED: Record<string, string> = {
   detachAlert: NOT_IN_THE_SDK,
   ingestAlerts: NOT_IN_THE_SDK,
   ingestAlertEmail: NOT_IN_THE_SDK,
+  listCalendarFeeds: NOT_IN_THE_SDK,
+  createCalendarFeed: NOT_IN_THE_SDK,
+  getCalendarFeed: NOT_IN_THE_SDK,
+  deleteCalendarFeed: NOT_IN_THE_SDK,
+  rotateCalendarFeed: NOT_IN_THE_SDK,
 };
 
 /** Operations whose answer the reference documents without a body: the SDK parses it to None. */
