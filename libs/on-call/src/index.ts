@@ -10,3 +10,4 @@ export { scheduleRotationActiveDaySchema, scheduleRotationActiveDayDefinition } 
 export { overrideShiftSchema, overrideShiftDefinition } from './override-shifts/override-shift.schema';
 export { onCallShadowSchema, onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 export * from './schedules/engine';
+export { shiftsOfSchedules, type Window } from './shifts/shift-reader';
