@@ -24,8 +24,67 @@ export function zoneOf(name = 'Etc/UTC'): IANAZone {
   return zone;
 }
 
+/**
+ * A zone's offsets over one span of time: the offset at its start and each transition in it.
+ * Asking Intl for an offset costs microseconds and every handoff needs several; a zone's
+ * transitions are few (a couple a year), so each span's are found once per process and every
+ * later offset is a lookup.
+ */
+interface OffsetSpan {
+  start: number;
+  /** Transitions in the span, in order: from `at` on, the offset is `offset` (ms). */
+  changes: { at: number; offset: number }[];
+  first: number;
+}
+
+const SPAN = 30 * DAY;
+/** Offsets are sampled this far apart in a span: no zone changes its offset twice within it. */
+const SAMPLE = 6 * HOUR;
+const MAX_SPANS = 20_000;
+const spans = new Map<string, OffsetSpan>();
+
+function spanOf(zone: IANAZone, index: number): OffsetSpan {
+  const key = `${zone.name}|${index}`;
+  let span = spans.get(key);
+  if (span) return span;
+  const start = index * SPAN;
+  const exact = (ms: number) => zone.offset(ms) * MINUTE;
+  const first = exact(start);
+  const changes: OffsetSpan['changes'] = [];
+  let previous = first;
+  for (let at = start + SAMPLE; at <= start + SPAN; at += SAMPLE) {
+    const offset = exact(at);
+    if (offset === previous) continue;
+    // The transition lies in (at - SAMPLE, at]: found to the millisecond by bisection.
+    let lo = at - SAMPLE;
+    let hi = at;
+    while (hi - lo > 1) {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      if (exact(mid) === previous) lo = mid;
+      else hi = mid;
+    }
+    if (hi < start + SPAN) changes.push({ at: hi, offset });
+    previous = offset;
+  }
+  span = { start, changes, first };
+  if (spans.size >= MAX_SPANS) spans.clear();
+  spans.set(key, span);
+  return span;
+}
+
+/** The zone's UTC offset at `instant`, in ms. */
+export function offsetAt(zone: IANAZone, instant: number): number {
+  const span = spanOf(zone, Math.floor(instant / SPAN));
+  let offset = span.first;
+  for (const change of span.changes) {
+    if (change.at > instant) break;
+    offset = change.offset;
+  }
+  return offset;
+}
+
 export function wallAt(zone: IANAZone, instant: number): Wall {
-  return instant + zone.offset(instant) * MINUTE;
+  return instant + offsetAt(zone, instant);
 }
 
 /**
@@ -37,8 +96,8 @@ export function wallAt(zone: IANAZone, instant: number): Wall {
  */
 export function instantAt(zone: IANAZone, wall: Wall): number {
   // Offsets a day either side are the ones before and after any transition near `wall`.
-  const before = zone.offset(wall - DAY) * MINUTE;
-  const after = zone.offset(wall + DAY) * MINUTE;
+  const before = offsetAt(zone, wall - DAY);
+  const after = offsetAt(zone, wall + DAY);
   const earlier = wall - Math.max(before, after);
   if (wallAt(zone, earlier) === wall) return earlier;
   const later = wall - Math.min(before, after);
@@ -48,7 +107,7 @@ export function instantAt(zone: IANAZone, wall: Wall): number {
   let hi = wall - before;
   while (hi - lo > 1) {
     const mid = lo + Math.floor((hi - lo) / 2);
-    if (zone.offset(mid) * MINUTE === after) hi = mid;
+    if (offsetAt(zone, mid) === after) hi = mid;
     else lo = mid;
   }
   return hi;
