@@ -57,6 +57,38 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
     assertScimError(await scim('GET', '/Widgets'), 404, undefined, /No SCIM endpoint \/scim\/v2\/Widgets/);
   });
 
+  test('a ListResponse has RFC 7644 §3.4.2\'s members: totalResults (not totalCount), startIndex, itemsPerPage, Resources', async () => {
+    for (const path of ['/Users?count=0', '/Groups', '/Schemas', '/ResourceTypes']) {
+      const list = await scim('GET', path);
+      assert.equal(list.status, 200, JSON.stringify(list.body));
+      expect(Object.keys(list.body).sort()).toEqual(['Resources', 'itemsPerPage', 'schemas', 'startIndex', 'totalResults']);
+    }
+    expect((await scim('GET', '/Users?count=0')).body).toMatchObject({ totalResults: 1, itemsPerPage: 0, Resources: [] });
+  });
+
+  test('every attribute a User or a Group answers with is declared in its schema (RFC 7643 §7), down to sub-attributes', async () => {
+    // Its own organization: the other tests count the users of theirs.
+    const as = await issueScimToken(api.runtime.dataSource, (await api.newOrganization()).organizationId);
+    const user = (await scim('POST', '/Users', bjensen(), as)).body;
+    const group = (await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Declared', externalId: 'declared', members: [{ value: user.id }] }, as)).body;
+    const member = (await scim('GET', `/Users/${user.id}`, undefined, as)).body;
+    type Attribute = { name: string; subAttributes?: Attribute[] };
+    // RFC 7643 §3.1: schemas, id and meta are common to every resource, not in its schema.
+    const undeclared = (resource: Record<string, unknown>, attributes: Attribute[], at = ''): string[] =>
+      Object.entries(resource).flatMap(([name, value]) => {
+        if (!at && ['schemas', 'id', 'meta'].includes(name)) return [];
+        const declared = attributes.find((a) => a.name === name);
+        if (!declared) return [`${at}${name}`];
+        const values = (Array.isArray(value) ? value : [value]).filter((v) => typeof v === 'object' && v !== null);
+        return values.flatMap((v) => undeclared(v as Record<string, unknown>, declared.subAttributes ?? [], `${at}${name}.`));
+      });
+    for (const [resource, schema] of [[member, USER], [group, GROUP]] as const) {
+      assert.ok(resource.groups?.length || resource.members?.length, 'the check sees a multi-valued complex attribute');
+      const { attributes } = (await scim('GET', `/Schemas/${schema}`, undefined, as)).body;
+      expect([...new Set(undeclared(resource, attributes))]).toEqual([]);
+    }
+  });
+
   test('the bearer token: the organization\'s SCIM token only; a reissued one replaces it', async () => {
     assertScimError(await api.request('GET', '/scim/v2/Users'), 401, undefined, /Bearer <SCIM token>/);
     assertScimError(await scim('GET', '/Users', undefined, 'scim_not-a-token'), 401, undefined, /unknown or was replaced/);
@@ -106,7 +138,7 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       return res;
     };
     const byName = await filtered('userName eq "BJENSEN@example.com"');
-    expect(byName.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalCount: 1, startIndex: 1, itemsPerPage: 1 });
+    expect(byName.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: 1, startIndex: 1, itemsPerPage: 1 });
     expect(ids(byName)).toEqual([id]);
     expect(ids(await filtered('externalId eq "bjensen"'))).toEqual([id]);
     expect(ids(await filtered('externalId eq "BJENSEN"'))).toEqual([]); // caseExact
@@ -115,7 +147,7 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
     expect(ids(await filtered('userName sw "j" and name.familyName eq "smith"'))).toEqual([second.body.id]);
     // The owner is a user too: three in all, one page of two from the second.
     const page = await scim('GET', '/Users?startIndex=2&count=2');
-    expect([page.body.totalCount, page.body.startIndex, page.body.itemsPerPage]).toEqual([3, 2, 2]);
+    expect([page.body.totalResults, page.body.startIndex, page.body.itemsPerPage]).toEqual([3, 2, 2]);
     expect(ids(page)).toEqual([id, second.body.id]);
     assertScimError(await scim('GET', '/Users?filter=userName%20eq'), 400, 'invalidFilter', /is not a SCIM filter/);
     assertScimError(await scim('GET', `/Users?filter=${encodeURIComponent('nickName eq "x"')}`), 400, 'invalidFilter', /unknown or unfilterable attribute "nickName"/);
@@ -202,7 +234,7 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
     }
     const theirs = await scim('GET', '/Users', undefined, otherToken);
     expect(theirs.body.Resources.map((u: { userName: string }) => u.userName)).toEqual(['owner@example.test']);
-    assert.equal((await scim('GET', '/Groups', undefined, otherToken)).body.totalCount, 0);
+    assert.equal((await scim('GET', '/Groups', undefined, otherToken)).body.totalResults, 0);
     // Their team cannot take our user either.
     assertScimError(await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Theirs', members: [{ value: user }] }, otherToken), 400, 'invalidValue', /is not a user of this organization/);
   });

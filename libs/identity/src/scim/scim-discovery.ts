@@ -1,4 +1,4 @@
-import { GROUP_SCHEMA, LIST_SCHEMA, MAX_RESULTS, USER_SCHEMA } from './scim-resources';
+import { GROUP_SCHEMA, listResponse, MAX_RESULTS, USER_SCHEMA } from './scim-resources';
 
 /**
  * RFC 7644 §4 discovery: what this service provider supports (clients read it before syncing)
@@ -54,7 +54,16 @@ const SCHEMAS = [
     attributes: [
       attribute('displayName', 'string', { required: true }),
       attribute('externalId', 'string', { caseExact: true }),
-      attribute('members', 'complex', { multiValued: true, subAttributes: [attribute('value', 'string', { mutability: 'immutable' }), attribute('display', 'string', { mutability: 'readOnly' }), attribute('$ref', 'reference', { mutability: 'immutable' })] }),
+      attribute('members', 'complex', {
+        multiValued: true,
+        subAttributes: [
+          attribute('value', 'string', { mutability: 'immutable' }),
+          attribute('display', 'string', { mutability: 'readOnly' }),
+          // RFC 7643 §8.7.1: members carry the referenced resource's type; a client validating answers against this schema refuses an undeclared one.
+          attribute('type', 'string', { mutability: 'immutable', canonicalValues: ['User', 'Group'] }),
+          attribute('$ref', 'reference', { mutability: 'immutable' }),
+        ],
+      }),
     ],
   },
 ];
@@ -64,7 +73,7 @@ const RESOURCE_TYPES = [
   { id: 'Group', name: 'Group', endpoint: '/Groups', description: 'Taproot teams', schema: GROUP_SCHEMA },
 ];
 
-export const listOf = (resources: Record<string, unknown>[]) => ({ schemas: [LIST_SCHEMA], totalCount: resources.length, startIndex: 1, itemsPerPage: resources.length, Resources: resources });
+export const listOf = (resources: Record<string, unknown>[]) => listResponse(resources.length, 1, resources);
 
 export const schemas = (base: string) => SCHEMAS.map((s) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'], ...s, meta: { resourceType: 'Schema', location: `${base}/Schemas/${s.id}` } }));
 export const resourceTypes = (base: string) =>

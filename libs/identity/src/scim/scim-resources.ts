@@ -146,7 +146,12 @@ export async function listScim(scope: ScimScope, endpoint: keyof typeof SCIM_TAB
   const where = query.filter === undefined ? '' : ` AND (${filterSql(query.filter, table.attributes, params)})`;
   const [{ total }] = (await scope.db.query(`SELECT count(*)::int AS total FROM (${table.select}${where}) matched`, params)) as { total: number }[];
   const rows = count === 0 ? [] : ((await scope.db.query(`${table.select}${where} ORDER BY ${table.order} OFFSET ${startIndex - 1} LIMIT ${count}`, params)) as Row[]);
-  return { schemas: [LIST_SCHEMA], totalCount: total, startIndex, itemsPerPage: rows.length, Resources: rows.map((row) => REPRESENT[endpoint](row, scope.base)) };
+  return listResponse(total, startIndex, rows.map((row) => REPRESENT[endpoint](row, scope.base)));
+}
+
+/** RFC 7644 §3.4.2's ListResponse: `totalResults` is every match, `Resources` this page of them. */
+export function listResponse(totalResults: number, startIndex: number, resources: Record<string, unknown>[]) {
+  return { schemas: [LIST_SCHEMA], totalResults, startIndex, itemsPerPage: resources.length, Resources: resources };
 }
 
 const isObject = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
