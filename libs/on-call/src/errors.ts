@@ -8,6 +8,12 @@ export enum OnCallErrorCode {
   InvalidTimeOfDay = 'INVALID_TIME_OF_DAY',
   InvalidTimeRange = 'INVALID_TIME_RANGE',
   InvalidRotationAttributes = 'INVALID_ROTATION_ATTRIBUTES',
+  /** A shift coverage request's range holds no shift (of the user asked for). */
+  NoShiftsInRange = 'NO_SHIFTS_IN_RANGE',
+  /** Coverage for another user's shift without schedule_override create (reference: 422). */
+  OverridePermissionRequired = 'OVERRIDE_PERMISSION_REQUIRED',
+  /** A coverage request records the user who made it: a key without a user cannot. */
+  RequesterRequired = 'REQUESTER_REQUIRED',
 }
 
 export const ON_CALL_ERRORS: ErrorTable<OnCallErrorCode> = {
@@ -17,4 +23,7 @@ export const ON_CALL_ERRORS: ErrorTable<OnCallErrorCode> = {
   [OnCallErrorCode.InvalidTimeOfDay]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.InvalidTimeRange]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.InvalidRotationAttributes]: INVALID_ATTRIBUTE,
+  [OnCallErrorCode.NoShiftsInRange]: INVALID_ATTRIBUTE,
+  [OnCallErrorCode.OverridePermissionRequired]: INVALID_ATTRIBUTE,
+  [OnCallErrorCode.RequesterRequired]: INVALID_ATTRIBUTE,
 };

@@ -11,6 +11,9 @@ import { scheduleRotationActiveDayDefinition } from './schedule-rotation-active-
 import { scheduleRotationUserDefinition } from './schedule-rotation-users/schedule-rotation-user.schema';
 import { scheduleRotationDefinition } from './schedule-rotations/schedule-rotation.schema';
 import { scheduleDefinition } from './schedules/schedule.schema';
+import { SHIFT_COVERAGE_REQUEST_HANDLERS } from './shift-coverage-requests/shift-coverage-request-commands';
+import { shiftCoverageRequestDefinition } from './shift-coverage-requests/shift-coverage-request.schema';
+import { ShiftCoverageRequestsController } from './shift-coverage-requests/shift-coverage-requests.controller';
 import { RotationHistoryProjection } from './shifts/rotation-history.projection';
 import { SHIFT_INPUTS, ShiftReader } from './shifts/shift-reader';
 import { ShiftsController } from './shifts/shifts.controller';
@@ -27,9 +30,10 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
 
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */
 @Module({
-  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController, CalendarFeedsController],
+  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController, CalendarFeedsController, ShiftCoverageRequestsController],
   providers: [
     ...CALENDAR_FEED_HANDLERS,
+    ...SHIFT_COVERAGE_REQUEST_HANDLERS,
     {
       provide: ShiftReader,
       // Computed shifts are reused until a schedule change commits here, or for the ttl (other replicas' changes).
@@ -43,7 +47,7 @@ export class OnCallModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
   onModuleInit(): void {
-    for (const definition of ON_CALL_RESOURCES) this.projections.inline(new ResourceListProjection(definition));
+    for (const definition of [...ON_CALL_RESOURCES, shiftCoverageRequestDefinition]) this.projections.inline(new ResourceListProjection(definition));
     // After the rotations' own read models: a change of a rotation stores its new version (shifts).
     this.projections.inline(new RotationHistoryProjection());
   }

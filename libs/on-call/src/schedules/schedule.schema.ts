@@ -4,6 +4,7 @@ import { checkReferenced, type ResourceDefinition, type Row, type WriteContext }
 import { onCallShadowDefinition } from '../on-call-shadows/on-call-shadow.schema';
 import { overrideShiftDefinition } from '../override-shifts/override-shift.schema';
 import { scheduleRotationDefinition } from '../schedule-rotations/schedule-rotation.schema';
+import { shiftCoverageRequestDefinition } from '../shift-coverage-requests/shift-coverage-request.schema';
 import { TEAMS, USERS } from '../shared/references';
 import { refuse, timeOfDayIssue, timeZoneIssues } from '../shared/times';
 
@@ -93,7 +94,7 @@ export const scheduleDefinition: ResourceDefinition = {
   // Teams own schedules through owner_group_ids: their team keys edit them (spec, API keys).
   teamOwnership: { column: 'owner_group_ids' },
   // Deleting a schedule deletes what lives under it, each record with its own event.
-  children: () => [scheduleRotationDefinition, overrideShiftDefinition, onCallShadowDefinition],
+  children: () => [scheduleRotationDefinition, overrideShiftDefinition, onCallShadowDefinition, shiftCoverageRequestDefinition],
   rules: {
     beforeCreate: (attributes, ctx) => checkReferenced(ctx, settled(owned(attributes, ctx), null), OWNERS),
     beforeUpdate: (current, changes, ctx) => {

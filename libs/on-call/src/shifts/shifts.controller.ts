@@ -25,7 +25,7 @@ const DAY_MS = 24 * 3_600_000;
 /** Without `to`, a week from `from` (without `from`: now). */
 const DEFAULT_SPAN_MS = 7 * DAY_MS;
 /** The longest window one request computes: a year and a day (leap years included). */
-const MAX_SPAN_MS = 366 * DAY_MS;
+export const MAX_SPAN_MS = 366 * DAY_MS;
 
 function instantParameter(name: string, raw: FlatQuery[string]): Date | undefined {
   if (raw === undefined) return undefined;
