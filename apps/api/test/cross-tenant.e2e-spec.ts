@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
 import { servedRoutes, type Route } from './support/routes';
+import { weeklySchedule } from './support/schedules';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -172,6 +173,19 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
       return String(row.id);
     },
   };
+
+  // A coverage request covers computed shifts (a schedule with someone on call) and its create answers a list: its schedule's name carries the marker.
+  const coverageRequest = async (_organizationId: string, marker: string, org: TestOrganization) => {
+    const me = Number((await api.request('GET', '/v1/users/me', { token: org.token })).body.data.id);
+    const { scheduleId } = await weeklySchedule(api, org.token, { members: [me], owner: me, name: marker });
+    const from = Date.now() + 7 * 86_400_000;
+    const attributes = { starts_at: new Date(from).toISOString(), ends_at: new Date(from + 86_400_000).toISOString() };
+    const res = await api.request('POST', `/v1/schedules/${scheduleId}/shift_coverage_requests`, { token: org.token, body: { data: { type: 'shift_coverage_requests', attributes } } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return String(res.body.data[0].id);
+  };
+  SEEDERS['/v1/shift_coverage_requests'] = coverageRequest;
+  SEEDERS['/v1/schedules/:schedule_id/shift_coverage_requests'] = coverageRequest;
 
   const records = new Map<string, { org: TestOrganization; record: MadeRecord }>();
 
