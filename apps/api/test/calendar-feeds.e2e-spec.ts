@@ -165,6 +165,8 @@ describe('calendar feeds', () => {
     assert.equal((await send('POST', `/v1/calendar_feeds/${feed.id}/rotate`, undefined, keyWithoutUser)).status, 404);
     const own = await send('GET', '/v1/calendar_feeds', undefined, aliceKey);
     assert.ok(own.body.data.some((f: { id: string; attributes: Attributes }) => f.id === feed.id && !('url' in f.attributes)));
+    assert.equal(own.body.meta.total_count, own.body.data.length);
+    assert.ok(own.body.links.self, 'a list like every other: links and meta');
   });
 
   test('creating again or rotating replaces the URL at once; revoking makes it 404; unknown tokens are 404s', async () => {
@@ -172,6 +174,7 @@ describe('calendar feeds', () => {
     const again = await newFeed({ kind: 'schedule', schedule_id: scheduleId }, org.token, 200);
     assert.equal(again.id, first.id, 'one feed per schedule');
     assert.ok(again.attributes.rotated_at);
+    assert.equal(again.attributes.updated_at, again.attributes.rotated_at, 'a rotation is the last change');
     assert.equal((await fetchFeed(first.path)).status, 404);
     assert.equal((await fetchFeed(again.path)).status, 200);
 

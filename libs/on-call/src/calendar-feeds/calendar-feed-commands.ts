@@ -28,6 +28,8 @@ export interface CalendarFeedSnapshot extends Record<string, unknown> {
   user_id: number | null;
   created_at: string;
   rotated_at: string | null;
+  /** The last change: the last rotation, else the creation. */
+  updated_at: string;
 }
 
 export interface CalendarFeedResult {
@@ -45,6 +47,7 @@ export const snapshotOf = (row: Row): CalendarFeedSnapshot => ({
   user_id: (row.user_id as number | null) ?? null,
   created_at: (row.created_at as Date).toISOString(),
   rotated_at: (row.rotated_at as Date | null)?.toISOString() ?? null,
+  updated_at: ((row.rotated_at as Date | null) ?? (row.created_at as Date)).toISOString(),
 });
 
 export function calendarFeedObject({ snapshot, url }: CalendarFeedResult): ResourceObject {

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, Header, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CurrentCaller, Public, RequirePermission, type Caller } from '@taproot/auth';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
-import { isUuid, JsonApiError, parseResourcePayload, type ResourceObject } from '@taproot/json-api';
+import { buildLinksAndMeta, isUuid, JsonApiError, parseListQuery, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { SecretAnswer } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import {
@@ -41,6 +41,7 @@ function targetOf(body: unknown): FeedTarget {
 @Controller()
 export class CalendarFeedsController {
   private readonly host: string;
+  private readonly cursorSecret: string;
 
   constructor(
     private readonly commands: CommandBus,
@@ -49,13 +50,20 @@ export class CalendarFeedsController {
     @Inject(TAPROOT_CONFIG) config: TaprootConfig,
   ) {
     this.host = new URL(config.publicUrl).hostname;
+    this.cursorSecret = config.cursorSecret;
   }
 
   @Get('v1/calendar_feeds')
   @RequirePermission('schedules', 'read')
-  async list(@CurrentCaller() caller: Caller) {
+  async list(@CurrentCaller() caller: Caller, @Query() query: FlatQuery) {
+    const q = parseListQuery(calendarFeedSchema, query, { cursorSecret: this.cursorSecret });
     const rows = (await this.dataSource.query(`SELECT * FROM calendar_feeds WHERE ${VISIBLE_FEEDS} ORDER BY created_at, id`, [caller.organizationId, caller.userId])) as Record<string, unknown>[];
-    return { data: rows.map((row) => this.object(row)), meta: { total_count: rows.length } };
+    // A schedule's and a user's feeds are few: paged in memory, in offset pages.
+    const number = q.page.mode === 'offset' ? q.page.number : 1;
+    const page = rows.slice((number - 1) * q.page.size, number * q.page.size);
+    const hasNext = number * q.page.size < rows.length;
+    const { links, meta } = buildLinksAndMeta({ basePath: '/v1/calendar_feeds', query, q, totalCount: rows.length, hasNext, nextCursor: null, prevCursor: null });
+    return { data: page.map((row) => this.object(row)), links, meta };
   }
 
   @Get('v1/calendar_feeds/:id')
