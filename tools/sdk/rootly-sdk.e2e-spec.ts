@@ -31,6 +31,8 @@ const EXCUSED: Record<string, string> = {
   getCalendarFeed: NOT_IN_THE_SDK,
   deleteCalendarFeed: NOT_IN_THE_SDK,
   rotateCalendarFeed: NOT_IN_THE_SDK,
+  listAllShiftCoverageRequests: NOT_IN_THE_SDK,
+  createShiftCoverageRequestOfSchedule: NOT_IN_THE_SDK,
 };
 
 /** Operations whose answer the reference documents without a body: the SDK parses it to None. */

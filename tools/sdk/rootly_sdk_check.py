@@ -264,6 +264,13 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
             schedule_id=schedule,
         )
     )
+    # Coverage of the member's shifts on a day ahead (its rotation's version is in force from now): one request per shift, answered as a list.
+    coverage = c.call(
+        "createShiftCoverageRequest",
+        doc("shift_coverage_requests", starts_at=iso(timedelta(days=5)), ends_at=iso(timedelta(days=6)), user_id=int(user) if user else None),
+        schedule_id=schedule,
+    )
+    coverage_request = coverage.data[0].id if coverage is not None and coverage.data else None
     alert = ident(c.call("createAlert", doc("alerts", summary=f"SDK alert {run}", source="api", noise="not_noise")))
     second_alert = ident(c.call("createAlert", doc("alerts", summary=f"SDK alert two {run}", source="api")))
     alert_event = ident(c.call("createAlertEvent", doc("alert_events", kind="note", details="Looked at it"), alert_id=alert))
@@ -329,6 +336,8 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
     week = {"from_": iso(), "to": iso(timedelta(days=7))}
     c.call("listShifts", **week, include="user", schedule_ids=[schedule], user_ids=[int(user)] if user else None, pagesize=50)
     c.call("getScheduleShifts", id=schedule, **week)
+    c.call("listShiftCoverageRequests", schedule_id=schedule)
+    c.call("getShiftCoverageRequest", id=coverage_request)
     c.call("listAllIncidentActionItems")
     c.call("listAllAlertEvents")
 
@@ -381,6 +390,7 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
         ("deleteScheduleRotation", rotation),
         ("deleteOverrideShift", override),
         ("deleteOnCallShadow", shadow),
+        ("deleteShiftCoverageRequest", coverage_request),
         ("deleteSchedule", schedule),
     ):
         c.call(operation, id=id_)
