@@ -147,7 +147,9 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     routes.find((r) => r.methods.includes('POST') && record !== undefined && answer(r.path, 'POST', '201')?.record === record)?.path;
 
   // Collections the API cannot create into (the reference has no POST /v1/users): seeded directly.
-  const SEEDERS: Record<string, (organizationId: string, marker: string, org: TestOrganization) => Promise<string>> = {
+  /** A seeded record's id, with whether its read shows the marker (a string: it does). */
+  type Seeded = string | { id: string; carried: boolean };
+  const SEEDERS: Record<string, (organizationId: string, marker: string, org: TestOrganization) => Promise<Seeded>> = {
     // Attaching answers the incident's alert list (200), not a new record: an alert of the organization attached to its walked incident.
     '/v1/incidents/:incident_id/alerts': async (_organizationId, marker, org) => {
       const alert = await api.request('POST', '/v1/alerts', { token: org.token, body: { data: { type: 'alerts', attributes: { summary: marker } } } });
@@ -186,6 +188,14 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
   };
   SEEDERS['/v1/shift_coverage_requests'] = coverageRequest;
   SEEDERS['/v1/schedules/:schedule_id/shift_coverage_requests'] = coverageRequest;
+  // A calendar feed names its schedule by id in the body, and its attributes are ids and times only: the marker names its schedule.
+  SEEDERS['/v1/calendar_feeds'] = async (_organizationId, marker, org) => {
+    const me = Number((await api.request('GET', '/v1/users/me', { token: org.token })).body.data.id);
+    const { scheduleId } = await weeklySchedule(api, org.token, { members: [me], owner: me, name: marker });
+    const res = await api.request('POST', '/v1/calendar_feeds', { token: org.token, body: { data: { type: 'calendar_feeds', attributes: { kind: 'schedule', schedule_id: scheduleId } } } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return { id: String(res.body.data.id), carried: false };
+  };
 
   const records = new Map<string, { org: TestOrganization; record: MadeRecord }>();
 
@@ -215,7 +225,10 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     const marker = `xtenant-${randomUUID().slice(0, 8)}`;
     let made: { id: string; carried: boolean };
     const seed = SEEDERS[collection];
-    if (seed) made = { id: await seed(org.organizationId, marker, org), carried: true };
+    if (seed) {
+      const seeded = await seed(org.organizationId, marker, org);
+      made = typeof seeded === 'string' ? { id: seeded, carried: true } : seeded;
+    }
     else {
       const item = routes.find((r) => r.methods.includes('GET') && ENDS_IN_ID.test(r.path) && r.path.slice(0, r.path.search(ENDS_IN_ID)) === collection);
       const creator = creatorOf(collection, item && answer(item.path, 'GET', '200')?.record);
@@ -305,7 +318,8 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     for (const { path, creator } of lists) {
       const marker = `xlist-${randomUUID().slice(0, 8)}`;
       const seed = SEEDERS[path];
-      const { id } = seed ? { id: await seed(a.organizationId, marker, a) } : await createThrough(a, creator, marker);
+      const seeded = seed ? await seed(a.organizationId, marker, a) : await createThrough(a, creator, marker);
+      const id = typeof seeded === 'string' ? seeded : seeded.id;
       const list = await api.request('GET', await fill(b, path), { token: b.token });
       assert.equal(list.status, 200, path);
       const text = JSON.stringify(list.body);
