@@ -1,13 +1,15 @@
 /**
- * Python tools the tests run (Schemathesis in tools/fuzz, the hosted API's SDK in tools/sdk): each
- * installed once from its pinned requirements file into its own virtualenv under the tool's
- * `.cache` folder (Python >= 3.11 must be on the machine), reinstalled when the file changes.
+ * Python tools the tests run (Schemathesis in tools/fuzz, the hosted API's SDK in tools/sdk, a SCIM
+ * client in tools/scim): each installed once from its pinned requirements file into its own
+ * virtualenv under the tool's `.cache` folder (Python >= 3.11 must be on the machine), reinstalled
+ * when the file changes.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 
 export type Log = (line: string) => void;
 
@@ -78,6 +80,23 @@ export async function installVenv(spec: VenvSpec): Promise<string> {
     return python;
   } finally {
     await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs a Python driver (`script` with `args`, plus `--report <file>`) that writes its JSON report
+ * to that file, and answers the report; the driver's output goes to `log`. A non-zero exit fails
+ * with its last lines.
+ */
+export async function runPythonReport<T>(opts: { python: string; script: string; args: string[]; log: Log; timeoutMs?: number }): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'taproot-python-'));
+  try {
+    const report = join(dir, 'report.json');
+    const result = await run(opts.python, [opts.script, ...opts.args, '--report', report], opts.log, { timeoutMs: opts.timeoutMs ?? 120_000 });
+    if (result.code !== 0) throw new Error(`${basename(opts.script)} failed (exit ${result.code}):\n${result.tail.join('\n')}`);
+    return JSON.parse(await readFile(report, 'utf8')) as T;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

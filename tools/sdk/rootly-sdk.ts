@@ -3,10 +3,8 @@
  * tools/sdk/requirements.txt) in a virtualenv under tools/sdk/.cache, and the run of
  * rootly_sdk_check.py against a running api: one JSON report of every SDK call it made.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installVenv, run, workspacePath, type Log } from '../python/venv';
+import { installVenv, runPythonReport, workspacePath, type Log } from '../python/venv';
 
 const HERE = workspacePath('tools', 'sdk');
 
@@ -50,17 +48,8 @@ export interface SdkReport {
 }
 
 /** Runs the check against the api; its stderr goes to `log`. */
-export async function runSdkCheck(opts: { python: string; baseUrl: string; token: string; spareUserId?: string; log?: Log }): Promise<SdkReport> {
-  const log = opts.log ?? defaultLog;
-  const dir = await mkdtemp(join(tmpdir(), 'taproot-sdk-'));
-  try {
-    const report = join(dir, 'report.json');
-    const args = [join(HERE, 'rootly_sdk_check.py'), '--base-url', opts.baseUrl, '--token', opts.token, '--report', report];
-    if (opts.spareUserId) args.push('--spare-user-id', opts.spareUserId);
-    const result = await run(opts.python, args, log, { timeoutMs: 120_000 });
-    if (result.code !== 0) throw new Error(`rootly_sdk_check.py failed (exit ${result.code}):\n${result.tail.join('\n')}`);
-    return JSON.parse(await readFile(report, 'utf8')) as SdkReport;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+export function runSdkCheck(opts: { python: string; baseUrl: string; token: string; spareUserId?: string; log?: Log }): Promise<SdkReport> {
+  const args = ['--base-url', opts.baseUrl, '--token', opts.token];
+  if (opts.spareUserId) args.push('--spare-user-id', opts.spareUserId);
+  return runPythonReport<SdkReport>({ python: opts.python, script: join(HERE, 'rootly_sdk_check.py'), args, log: opts.log ?? defaultLog });
 }
