@@ -112,6 +112,19 @@ describe('shift coverage requests', () => {
     assert.deepEqual(await outboxTypes(api, bobs[0].id), ['shift_coverage_request.created', 'shift_coverage_request.deleted']);
   });
 
+  test('shadow shifts are not covered: they mirror the shifts of the person on call', async () => {
+    const { scheduleId } = await weeklySchedule(api, org.token, { members: [alice], owner: alice });
+    const range = ahead();
+    const shadow = { shadowable_type: 'User', shadowable_id: String(alice), shadow_user_id: bob, ...range };
+    assert.equal((await send('POST', `/v1/schedules/${scheduleId}/on_call_shadows`, { data: { type: 'on_call_shadows', attributes: shadow } })).status, 201);
+    const shifts = await shiftsOf(scheduleId, range);
+    assert.ok(shifts.some((s) => s.attributes.is_shadow && s.attributes.user_id === bob), 'bob shadows alice');
+    const made = createdList(await send('POST', coverageOf(scheduleId), request(range)));
+    assert.deepEqual(made.map((r) => r.attributes.shift_id), shifts.filter((s) => !s.attributes.is_shadow).map((s) => s.id));
+    assert.ok(made.every((r) => r.attributes.original_shift_user_id === alice));
+    refused(await send('POST', coverageOf(scheduleId), request({ ...range, user_id: bob })), 422, '/data/attributes/user_id', 'NO_SHIFTS_IN_RANGE');
+  });
+
   test('POST /v1/shift_coverage_requests names the schedule in the body', async () => {
     const { scheduleId } = await weeklySchedule(api, org.token, { members: [alice], owner: alice });
     const made = createdList(await send('POST', '/v1/shift_coverage_requests', request({ ...ahead(), schedule_id: scheduleId })));
