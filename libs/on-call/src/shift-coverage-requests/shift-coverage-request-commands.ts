@@ -104,7 +104,8 @@ export class CreateShiftCoverageRequestsHandler extends ResourceWriteHandler {
         throw invalid('user_id', detail, OnCallErrorCode.OverridePermissionRequired);
       }
       const users = await userRecords(ctx.manager, ctx.organizationId, [...new Set([c.caller.userId, ...shifts.map((s) => s.user_id)].map(String))]);
-      const userDocument = (id: number) => {
+      // One query for every user of the answer (references.ts' userDocument reads one at a time).
+      const asDocument = (id: number) => {
         const user = users.get(String(id));
         return user ? { data: user } : null;
       };
@@ -119,8 +120,8 @@ export class CreateShiftCoverageRequestsHandler extends ResourceWriteHandler {
           ends_at: new Date(Math.min(Date.parse(shift.ends_at), window.to.getTime())).toISOString(),
           shift: shiftAttributes(shift),
           schedule: { data: schedule },
-          original_shift_user: userDocument(shift.user_id),
-          created_by_user: userDocument(c.caller.userId),
+          original_shift_user: asDocument(shift.user_id),
+          created_by_user: asDocument(c.caller.userId),
         };
         snapshots.push(keep(await writer.create(ctx, attributes, scheduleId)));
       }
