@@ -9,5 +9,6 @@ export { scheduleRotationUserSchema, scheduleRotationUserDefinition } from './sc
 export { scheduleRotationActiveDaySchema, scheduleRotationActiveDayDefinition } from './schedule-rotation-active-days/schedule-rotation-active-day.schema';
 export { overrideShiftSchema, overrideShiftDefinition } from './override-shifts/override-shift.schema';
 export { onCallShadowSchema, onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
+export { escalationPolicySchema, escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
 export * from './schedules/engine';
 export { shiftsOfSchedules, type Window } from './shifts/shift-reader';

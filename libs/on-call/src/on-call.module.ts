@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { resourceController, ResourceListProjection, type ResourceDefinition } from '@taproot/resources';
 import { CALENDAR_FEED_HANDLERS } from './calendar-feeds/calendar-feed-commands';
 import { CalendarFeedsController } from './calendar-feeds/calendar-feeds.controller';
+import { escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
 import { onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 import { overrideShiftDefinition } from './override-shifts/override-shift.schema';
 import { scheduleRotationActiveDayDefinition } from './schedule-rotation-active-days/schedule-rotation-active-day.schema';
@@ -18,7 +19,7 @@ import { RotationHistoryProjection } from './shifts/rotation-history.projection'
 import { SHIFT_INPUTS, ShiftReader } from './shifts/shift-reader';
 import { ShiftsController } from './shifts/shifts.controller';
 
-/** The schedule resources, parents before the records under them. */
+/** The schedule and escalation resources, parents before the records under them. */
 export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
   scheduleDefinition,
   scheduleRotationDefinition,
@@ -26,6 +27,7 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
   scheduleRotationActiveDayDefinition,
   overrideShiftDefinition,
   onCallShadowDefinition,
+  escalationPolicyDefinition,
 ];
 
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */

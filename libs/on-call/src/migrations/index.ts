@@ -2,5 +2,6 @@ import { CreateSchedules1732300005000 } from './1732300005000-create-schedules';
 import { ScheduleRotationVersions1732300005900 } from './1732300005900-schedule-rotation-versions';
 import { CalendarFeeds1732300006100 } from './1732300006100-calendar-feeds';
 import { ShiftCoverageRequests1732300006500 } from './1732300006500-shift-coverage-requests';
+import { EscalationPolicies1732300007000 } from './1732300007000-escalation-policies';
 
-export const ON_CALL_MIGRATIONS = [CreateSchedules1732300005000, ScheduleRotationVersions1732300005900, CalendarFeeds1732300006100, ShiftCoverageRequests1732300006500];
+export const ON_CALL_MIGRATIONS = [CreateSchedules1732300005000, ScheduleRotationVersions1732300005900, CalendarFeeds1732300006100, ShiftCoverageRequests1732300006500, EscalationPolicies1732300007000];

@@ -1,11 +1,13 @@
+import { existingCatalogIds } from '@taproot/catalog';
 import { existingTeamIds, existingUserIds, userRecords } from '@taproot/identity';
 import { existingIds } from '@taproot/json-api';
 import type { Reference, Row, WriteContext } from '@taproot/resources';
 import { OnCallErrorCode } from '../errors';
 
-/** What schedule records name: users and teams (identity's lookups) and schedules. */
+/** What on-call records name: users and teams (identity's lookups), schedules, services (catalog's lookup). */
 export const USERS: Reference = { noun: 'user', code: OnCallErrorCode.UnknownUser, existing: existingUserIds };
 export const TEAMS: Reference = { noun: 'team', code: OnCallErrorCode.UnknownReference, existing: existingTeamIds };
+export const SERVICES: Reference = { noun: 'service', code: OnCallErrorCode.UnknownReference, existing: (db, org, ids) => existingCatalogIds(db, org, 'services', ids) };
 export const SCHEDULES: Reference = { noun: 'schedule', code: OnCallErrorCode.UnknownReference, existing: (db, org, ids) => existingIds(db, 'schedules', org, ids) };
 
 /**

@@ -34,6 +34,8 @@ export class UpdateResourceCommand {
     readonly actor: EventActor,
     readonly id: string,
     readonly attributes: Row,
+    /** The acting user, as on create: rules that record who changed a record read it. */
+    readonly userId?: string | null,
   ) {}
 }
 

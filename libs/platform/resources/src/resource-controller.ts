@@ -138,8 +138,9 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       serves('update');
       const { attributes, warnings } = parseResourcePayload(schema, body, 'update');
       if (access) await this.visible(principal, id);
+      const userId = principal.userId === null ? null : String(principal.userId);
       const snapshot: Snapshot = await this.commands.execute(
-        new UpdateResourceCommand(definition, principal.organizationId, actorOf(principal), id, attributes),
+        new UpdateResourceCommand(definition, principal.organizationId, actorOf(principal), id, attributes, userId),
       );
       warnDeprecated(reply, warnings);
       return document(snapshot);

@@ -8,8 +8,9 @@ export interface WriteContext {
   organizationId: string;
   actor: EventActor;
   /**
-   * The acting user (integer id as text) of a create through the generic path, for rules that
-   * record who created or assigned; null for a key without a user, absent where a command does not say.
+   * The acting user (integer id as text) of a create or update through the generic path, for rules
+   * that record who created, assigned or last changed; null for a key without a user, absent where a
+   * command does not say.
    */
   userId?: string | null;
   manager: EntityManager;
