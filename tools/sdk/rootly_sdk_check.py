@@ -236,6 +236,19 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
             doc("schedules", name=f"SDK schedule {run}", owner_user_id=int(user) if user else None, owner_group_ids=[team], slack_channel={"id": "C01", "name": "oncall"}, shift_report_enabled=True),
         )
     )
+    escalation_policy = ident(
+        c.call(
+            "createEscalationPolicy",
+            doc(
+                "escalation_policies",
+                name=f"SDK escalation policy {run}",
+                repeat_count=1,
+                group_ids=[team],
+                service_ids=[service],
+                business_hours={"days": ["M", "T"], "start_time": "09:00", "end_time": "17:00", "time_zone": "Europe/Paris"},
+            ),
+        )
+    )
     # Daily: SDK 3.0.1 serializes every handoff as the daily shape (README.md).
     rotation = ident(
         c.call(
@@ -306,6 +319,7 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
         ("listIncidents", "getIncident", "updateIncident", incident, "incidents", {"summary": "Checkout fails for some"}),
         ("listAlerts", "getAlert", "updateAlert", alert, "alerts", {"description": "Seen by the SDK"}),
         ("listSchedules", "getSchedule", "updateSchedule", schedule, "schedules", {"description": "Follows the sun", "shift_report_day_of_week": "friday"}),
+        ("listEscalationPolicies", "getEscalationPolicy", "updateEscalationPolicy", escalation_policy, "escalation_policies", {"repeat_count": 2, "business_hours": None}),
     ):
         c.call(list_op)
         c.call(get_op, id=id_)
@@ -392,6 +406,7 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
         ("deleteOnCallShadow", shadow),
         ("deleteShiftCoverageRequest", coverage_request),
         ("deleteSchedule", schedule),
+        ("deleteEscalationPolicy", escalation_policy),
     ):
         c.call(operation, id=id_)
     for operation, id_ in (
