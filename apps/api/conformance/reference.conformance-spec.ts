@@ -813,3 +813,22 @@ describeReferenceConformance({
     name === 'shadowable_type' ? { shadowable_id: value === 'User' ? String(references.shadow_user_id) : references.shadowed_schedule } : undefined,
   knownStricter: { ...USER_ID_PROBES('shadow_user_id'), ...STRICTER('shadowable_id', 'must name a user or schedule of the organization') },
 });
+
+describeReferenceConformance({
+  type: 'escalation_policies',
+  path: '/v1/escalation_policies',
+  singular: 'escalation_policy',
+  references: async (api, org) => ({
+    group_ids: [await made(api, org, '/v1/teams', 'groups', { name: named('Team') })],
+    service_ids: [await made(api, org, '/v1/services', 'services', { name: named('Service') })],
+  }),
+  // Business hours are times of day in an IANA zone (the reference's examples say HH:MM).
+  pick: (name, _schema, variant) =>
+    name === 'business_hours' ? { days: ['M', 'F'], start_time: variant === 'create' ? '09:00' : '08:30', end_time: '17:00', time_zone: variant === 'create' ? 'Europe/Paris' : 'America/New_York' } : undefined,
+  knownStricter: {
+    ...NAMED,
+    'repeat_count=-1': 'minimum 0',
+    ...INT4('repeat_count'),
+    'business_hours={...,extra_member}': 'its sample times are not HH:MM and its zone is a Rails name: business hours are times of day in an IANA zone',
+  },
+});
