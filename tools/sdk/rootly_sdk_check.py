@@ -11,7 +11,8 @@ acts on what it created, and deletes last. Every call is recorded: operation, HT
 model the SDK parsed the answer into, and the error when the SDK could not parse it. The client
 raises on a status the SDK does not document, so a parsed answer of None means the SDK declares no
 body for that status. `--spare-user-id` names a user the scenario may delete (the API cannot create
-one).
+one); `--verify-email ID TOKEN` an e-mail address and the verification token its mail would carry
+(minted outside the API, as the mailer does).
 """
 
 from __future__ import annotations
@@ -176,7 +177,7 @@ def iso(delta: timedelta = timedelta()) -> str:
     return (datetime.now(timezone.utc) + delta).isoformat()
 
 
-def scenario(c: Check, spare_user_id: str | None) -> None:
+def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None = None) -> None:
     run = uuid.uuid4().hex[:8]
 
     user = ident(c.call("getCurrentUser"))
@@ -287,6 +288,15 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
     alert = ident(c.call("createAlert", doc("alerts", summary=f"SDK alert {run}", source="api", noise="not_noise")))
     second_alert = ident(c.call("createAlert", doc("alerts", summary=f"SDK alert two {run}", source="api")))
     alert_event = ident(c.call("createAlertEvent", doc("alert_events", kind="note", details="Looked at it"), alert_id=alert))
+    email_address = ident(c.call("createUserEmailAddress", doc("user_email_addresses", email=f"sdk-{run}@example.test"), user_id=user))
+    phone_number = ident(c.call("createUserPhoneNumber", doc("user_phone_numbers", phone="+14155550100"), user_id=user))
+    notification_rule = ident(
+        c.call(
+            "createUserNotificationRule",
+            doc("user_notification_rules", enabled_contact_types=["email", "sms"], delay=0, user_email_address_id=email_address, user_sms_number_id=phone_number),
+            user_id=user,
+        )
+    )
     for operation, type_ in (
         ("bulkUpsertGroups", "teams"),
         ("bulkUpsertServices", "services"),
@@ -300,6 +310,18 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
     c.call("getUser", id=user)
     c.call("updateUser", doc("users", first_name="Sam"), id=user)
     c.call("listAudits")
+    c.call("listUserEmailAddresses", user_id=user)
+    c.call("getUserEmailAddress", id=email_address)
+    c.call("updateUserEmailAddress", doc("user_email_addresses", email=f"sdk-{run}-renamed@example.test"), id=email_address)
+    c.call("resendUserEmailAddressVerification", id=email_address)
+    if verify_email:
+        c.call("verifyUserEmailAddress", id=verify_email[0], token=verify_email[1])
+    c.call("listUserPhoneNumbers", user_id=user)
+    c.call("getUserPhoneNumber", id=phone_number)
+    c.call("updateUserPhoneNumber", doc("user_phone_numbers", phone="+442071838750"), id=phone_number)
+    c.call("listUserNotificationRules", user_id=user)
+    c.call("getUserNotificationRule", id=notification_rule)
+    c.call("updateUserNotificationRule", doc("user_notification_rules", delay=5), id=notification_rule)
     for list_op, get_op, update_op, id_, type_, attributes in (
         ("listRoles", "getRole", "updateRole", role, "roles", {"name": f"SDK role {run} renamed"}),
         ("listOnCallRoles", "getOnCallRole", "updateOnCallRole", on_call_role, "on_call_roles", {"name": f"SDK on-call role {run} renamed"}),
@@ -427,6 +449,13 @@ def scenario(c: Check, spare_user_id: str | None) -> None:
         ("deleteRole", role),
     ):
         c.call(operation, id=id_)
+    # A rule first: the contact methods it names stay while it does.
+    for operation, id_ in (
+        ("deleteUserNotificationRule", notification_rule),
+        ("deleteUserPhoneNumber", phone_number),
+        ("deleteUserEmailAddress", email_address),
+    ):
+        c.call(operation, id=id_)
     if spare_user_id:
         c.call("deleteUser", id=spare_user_id)
 
@@ -455,10 +484,11 @@ def main() -> int:
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--spare-user-id", help="a user the scenario may delete")
+    parser.add_argument("--verify-email", nargs=2, metavar=("ID", "TOKEN"), help="an e-mail address and a token that verifies it")
     parser.add_argument("--report", help="the file to write the report to (default stdout)")
     args = parser.parse_args()
     check = Check(args.base_url.rstrip("/"), args.token)
-    scenario(check, args.spare_user_id)
+    scenario(check, args.spare_user_id, args.verify_email)
     report = json.dumps(check.report(), indent=2) + "\n"
     if args.report:
         with open(args.report, "w", encoding="utf-8") as file:

@@ -8,7 +8,7 @@
  */
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
 import { servedRoutes, type Route } from './support/routes';
 import { weeklySchedule } from './support/schedules';
@@ -36,6 +36,7 @@ function minimal(schema: Json, doc: Json, marker: string): Json {
       return schema.minimum ?? 0;
     case 'string':
       if (schema.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString();
+      if (schema.format === 'email') return `${marker}@example.test`;
       return marker.slice(0, schema.maxLength ?? marker.length);
     default:
       return null;
@@ -51,6 +52,14 @@ const FALLBACK_ATTRIBUTES: Record<string, Record<string, unknown>> = {
   schedule_rotations: { schedule_rotationable_attributes: { handoff_time: '09:00' } },
   shifts: { starts_at: '2026-12-01T09:00:00Z', ends_at: '2026-12-01T17:00:00Z' },
   on_call_shadows: { shadowable_type: 'Schedule', starts_at: '2026-12-01T09:00:00Z', ends_at: '2026-12-01T17:00:00Z' },
+  // E.164 (digits only: no marker), another each time (a user has a number once): a getter, read by each spread.
+  user_phone_numbers: {
+    get phone() {
+      return `+1415${String(randomInt(10_000_000)).padStart(7, '0')}`;
+    },
+  },
+  // Devices are not served: a rule names none (its other strings are ids).
+  user_notification_rules: { user_device_id: null },
 };
 
 /**
@@ -124,7 +133,7 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
       // No required string carries the marker (every attribute optional): the first free-form one does.
       const data = resolved(resolved(schema, doc)?.properties?.data, doc);
       const properties = resolved(data?.properties?.attributes, doc)?.properties ?? {};
-      const carrier = Object.entries(properties as Record<string, Json>).find(([name, p]) => p.type === 'string' && !p.enum && !p.format && !p.pattern && !Object.hasOwn(REFERENCED, name));
+      const carrier = Object.entries(properties as Record<string, Json>).find(([name, p]) => p.type === 'string' && !p.enum && !p.format && !p.pattern && !Object.hasOwn(REFERENCED, name) && !Object.hasOwn(FALLBACK_ATTRIBUTES[body.data.type] ?? {}, name));
       if (carrier) body.data.attributes[carrier[0]] = marker.slice(0, carrier[1].maxLength ?? marker.length);
     }
     return body;

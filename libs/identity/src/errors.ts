@@ -21,6 +21,9 @@ export enum IdentityErrorCode {
   InvalidScope = 'INVALID_SCOPE',
   InvalidAttribute = 'INVALID_ATTRIBUTE',
   ImmutableAttribute = 'IMMUTABLE_ATTRIBUTE',
+  UnknownContactMethod = 'UNKNOWN_CONTACT_METHOD',
+  InvalidVerificationToken = 'INVALID_VERIFICATION_TOKEN',
+  AlreadyVerified = 'ALREADY_VERIFIED',
 }
 
 export const IDENTITY_ERRORS: ErrorTable<IdentityErrorCode> = {
@@ -42,6 +45,9 @@ export const IDENTITY_ERRORS: ErrorTable<IdentityErrorCode> = {
   [IdentityErrorCode.InvalidScope]: INVALID_ATTRIBUTE,
   [IdentityErrorCode.InvalidAttribute]: INVALID_ATTRIBUTE,
   [IdentityErrorCode.ImmutableAttribute]: INVALID_ATTRIBUTE,
+  [IdentityErrorCode.UnknownContactMethod]: INVALID_ATTRIBUTE,
+  [IdentityErrorCode.InvalidVerificationToken]: { status: 422, title: 'Invalid token' },
+  [IdentityErrorCode.AlreadyVerified]: { status: 422, title: 'Already verified' },
 };
 
 export class IdentityError extends DomainError<IdentityErrorCode> {}

@@ -5,6 +5,8 @@ import { API_KEY_EVENTS } from './api-keys/api-key-commands';
 import { AUDIT_LOG_CREATED } from './audits/audit-log.projection';
 import { apiKeySchema } from './api-keys/api-key.schema';
 import { auditSchema } from './audits/audit.schema';
+import { CONTACT_METHOD_RESOURCES } from './contact-methods.module';
+import { EMAIL_ADDRESS_EVENTS, emailAddressSchema } from './email-addresses/email-address.schema';
 import { IdentityModule } from './identity.module';
 import { IDENTITY_OPENAPI } from './identity.openapi';
 import { IDENTITY_MIGRATIONS } from './migrations';
@@ -20,12 +22,14 @@ export const IDENTITY_CONTEXT: ContextDescriptor = {
   name: 'identity',
   module: IdentityModule,
   migrations: IDENTITY_MIGRATIONS,
-  resources: [roleSchema, onCallRoleSchema, apiKeySchema, oauthApplicationSchema, userSchema, teamSchema, auditSchema],
+  resources: [roleSchema, onCallRoleSchema, apiKeySchema, oauthApplicationSchema, userSchema, teamSchema, auditSchema, ...CONTACT_METHOD_RESOURCES.map((d) => d.schema)],
   openapi: IDENTITY_OPENAPI,
   errors: IDENTITY_ERRORS,
   inbound: SCIM_INBOUND,
   registerEventContracts() {
-    for (const schema of [roleSchema, onCallRoleSchema, userSchema, teamSchema]) registerSnapshotEvents(schema);
+    for (const schema of [roleSchema, onCallRoleSchema, userSchema, teamSchema, ...CONTACT_METHOD_RESOURCES.map((d) => d.schema)]) {
+      registerSnapshotEvents(schema, schema === emailAddressSchema ? [EMAIL_ADDRESS_EVENTS.verificationRequested] : []);
+    }
     registerSnapshotEvents(apiKeySchema, [API_KEY_EVENTS.rotated]);
     registerSnapshotEvents(oauthApplicationSchema, [OAUTH_APPLICATION_EVENTS.rotated]);
     // Each audit row is announced for outgoing webhooks: the row as GET /v1/audits shows it.

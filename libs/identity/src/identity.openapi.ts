@@ -1,4 +1,5 @@
 import { responseWithSecret } from '@taproot/json-api';
+import { EMAIL_VERIFICATION_PATHS } from './email-addresses/email-addresses.openapi';
 import { OAUTH_APPLICATIONS_OPENAPI } from './oauth/applications';
 
 const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
@@ -93,5 +94,5 @@ const CURRENT_USER_PATH = {
 /** The identity context's OpenAPI beyond its declared resources. */
 export const IDENTITY_OPENAPI = {
   schemas: { ...API_KEY_EXTRA.schemas, ...OAUTH_APPLICATIONS_OPENAPI.schemas },
-  paths: { ...API_KEY_EXTRA.paths, ...OAUTH_APPLICATIONS_OPENAPI.paths, ...CURRENT_USER_PATH },
+  paths: { ...API_KEY_EXTRA.paths, ...OAUTH_APPLICATIONS_OPENAPI.paths, ...CURRENT_USER_PATH, ...EMAIL_VERIFICATION_PATHS },
 };

@@ -18,3 +18,5 @@ export * from './references';
 export * from './oauth/oidc-adapter';
 export * from './oauth/signing-keys';
 export * from './scim';
+export { CONTACT_METHOD_RESOURCES } from './contact-methods.module';
+export { issueEmailVerificationToken, VERIFICATION_TOKEN_TTL_MS } from './email-addresses/email-verification';

@@ -11,6 +11,7 @@ import { OAuthApplicationsView1732300003300 } from './1732300003300-oauth-applic
 import { MembersPermissionsWithoutCreate1732300003400 } from './1732300003400-members-permissions-without-create';
 import { AuditReferenceItemTypes1732300003500 } from './1732300003500-audit-reference-item-types';
 import { Scim1732300003600 } from './1732300003600-scim';
+import { ContactMethods1732300007500 } from './1732300007500-contact-methods';
 
 /** The identity context's migrations, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const IDENTITY_MIGRATIONS = [
   MembersPermissionsWithoutCreate1732300003400,
   AuditReferenceItemTypes1732300003500,
   Scim1732300003600,
+  ContactMethods1732300007500,
 ];

@@ -12,3 +12,4 @@ export * from './resource-events';
 export * from './testing';
 export * from './idempotency';
 export * from './references';
+export { findParent } from './resource-parent';

@@ -46,8 +46,9 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   const reads = definition.permission?.reads;
   const requiresRead: MethodDecorator = reads ? RequirePermission(reads.family, reads.action) : requires('read');
   const writes = definition.permission?.writes;
-  const requiresWrite = (action: 'create' | 'update' | 'delete'): MethodDecorator => requires((typeof writes === 'object' ? writes[action] : writes) ?? action);
   const access = definition.parentAccess;
+  const requiresWrite = (action: 'create' | 'update' | 'delete'): MethodDecorator =>
+    access?.mayWrite ? () => undefined : requires((typeof writes === 'object' ? writes[action] : writes) ?? action);
   if (access && !schema.parent) throw new Error(`${schema.type}: parentAccess needs a parent`);
   // Without conditions, the list across parents would show what the parent's routes hide.
   if (access && schema.parent?.flatList && !access.listScope) throw new Error(`${schema.type}: the list across parents needs parentAccess.listScope`);
@@ -89,6 +90,12 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       return found;
     }
 
+    /** A record the caller may see and, where the parent decides who writes, change. */
+    private async writable(caller: Caller, id: string): Promise<void> {
+      const found = await this.visible(caller, id);
+      access?.mayWrite?.(caller, String(found.data.attributes[schema.parent!.attribute]));
+    }
+
     @Get(lists)
     @requiresRead
     async list(@CurrentCaller() principal: Caller, @Param() params: Record<string, string>, @Query() query: FlatQuery) {
@@ -118,6 +125,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       serves('create');
       const { attributes, warnings } = parseResourcePayload(schema, body, 'create');
       const parentId = await this.parentOf(principal, params);
+      if (parentId !== undefined) access?.mayWrite?.(principal, parentId);
       const userId = principal.userId === null ? null : String(principal.userId);
       const snapshot: Snapshot = await this.commands.execute(
         new CreateResourceCommand(definition, principal.organizationId, actorOf(principal), attributes, parentId, userId),
@@ -137,7 +145,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     ) {
       serves('update');
       const { attributes, warnings } = parseResourcePayload(schema, body, 'update');
-      if (access) await this.visible(principal, id);
+      if (access) await this.writable(principal, id);
       const userId = principal.userId === null ? null : String(principal.userId);
       const snapshot: Snapshot = await this.commands.execute(
         new UpdateResourceCommand(definition, principal.organizationId, actorOf(principal), id, attributes, userId),
@@ -151,7 +159,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     @teamOwned
     async remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
       serves('delete');
-      if (access) await this.visible(principal, id);
+      if (access) await this.writable(principal, id);
       const snapshot: Snapshot = await this.commands.execute(
         new DeleteResourceCommand(definition, principal.organizationId, actorOf(principal), id),
       );

@@ -1,6 +1,6 @@
 import type { Caller, CrudAction, PermissionFamily } from '@taproot/auth';
 import type { IncludeSources, ListFilter, Queryable, ResourceSchema } from '@taproot/json-api';
-import type { EventActor } from '@taproot/messaging';
+import type { DomainEvent, EventActor } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 
 /** Who is writing, in which organization: every command carries it. */
@@ -78,6 +78,11 @@ export interface ResourceDefinition {
     beforeCreate?(attributes: Row, ctx: WriteContext): Promise<Row> | Row;
     beforeUpdate?(current: Row, changes: Row, ctx: WriteContext): Promise<Row> | Row;
     beforeDelete?(current: Row, ctx: WriteContext): Promise<void> | void;
+    /**
+     * Events that follow a create (`previous` null) or an update, after its lifecycle event and in
+     * its transaction (an e-mail address created or changed asks for its verification).
+     */
+    announce?(snapshot: Row & { id: string }, previous: Row | null, ctx: WriteContext): DomainEvent[];
   };
 }
 
@@ -92,6 +97,11 @@ export interface ParentAccess {
    * may not see out of the list across parents; needed when the resource serves that list.
    */
   listScope?(caller: Caller): ListFilter[];
+  /**
+   * Who may create, change and delete the records of a parent (a user's contact methods: the user
+   * or an administrator): throws a 403 otherwise. Replaces the family's write checks.
+   */
+  mayWrite?(caller: Caller, parentId: string): void;
 }
 
 /** Wire names of a resource's lifecycle events, e.g. `service.created` (version 1). */

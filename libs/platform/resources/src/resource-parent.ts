@@ -1,4 +1,4 @@
-import { collectionPath, isUuid, JsonApiError, type ListFilter, type ParentDef, type Queryable, type ResourceSchema } from '@taproot/json-api';
+import { collectionPath, isIntegerId, isUuid, JsonApiError, type ListFilter, type ParentDef, type Queryable, type ResourceSchema } from '@taproot/json-api';
 import { quoteIdent } from '@taproot/persistence';
 
 /**
@@ -7,7 +7,7 @@ import { quoteIdent } from '@taproot/persistence';
  * (inside a write) keeps the parent from being deleted until the transaction ends.
  */
 export async function findParent(db: Queryable, parent: ParentDef, organizationId: string, raw: string, lock = false): Promise<string> {
-  if (isUuid(raw)) {
+  if (parent.integerIds ? isIntegerId(raw) : isUuid(raw)) {
     const rows = (await db.query(
       `SELECT id FROM ${quoteIdent(parent.table)} WHERE id = $1 AND organization_id = $2${lock ? ' FOR KEY SHARE' : ''}`,
       [raw, organizationId],

@@ -128,7 +128,7 @@ export class ResourceWriter {
       `UPDATE ${quoteIdent(this.def.table)} SET ${sets.join(', ')} WHERE id = $${values.length - 1} AND organization_id = $${values.length} RETURNING *`,
       values,
     );
-    return this.result(ctx, 'updated', rows[0]);
+    return this.result(ctx, 'updated', rows[0], current);
   }
 
   async delete(ctx: WriteContext, id: string): Promise<WriteResult> {
@@ -187,6 +187,11 @@ export class ResourceWriter {
   }
 
   /** Loads one row of the caller's organization by uuid or slug; another tenant's id is a 404. */
+  /** A stored row as its events carry it. */
+  snapshot(row: Row): Snapshot {
+    return toSnapshot(this.def.schema, row);
+  }
+
   async load(manager: EntityManager, organizationId: string, id: string, forUpdate = false): Promise<Row> {
     const bySlug = !isUuid(id) && 'slug' in this.def.schema.attributes;
     if (!bySlug && !isUuid(id)) throw JsonApiError.notFound(this.def.schema.type, id);
@@ -198,7 +203,8 @@ export class ResourceWriter {
     return row;
   }
 
-  private result(ctx: WriteContext, kind: 'created' | 'updated' | 'deleted', row: Row): WriteResult {
+  /** `previous`: the row an update changed. */
+  private result(ctx: WriteContext, kind: 'created' | 'updated' | 'deleted', row: Row, previous: Row | null = null): WriteResult {
     const snapshot = toSnapshot(this.def.schema, row);
     const event = domainEvent({
       type: lifecycleEvents(this.def.schema)[kind],
@@ -209,7 +215,8 @@ export class ResourceWriter {
       payload: snapshot,
       occurredAt: ctx.now,
     });
-    return { snapshot, events: [event], context: this.def.context };
+    const announced = kind === 'deleted' ? [] : (this.def.rules?.announce?.(snapshot, previous, ctx) ?? []);
+    return { snapshot, events: [event, ...announced], context: this.def.context };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { toResourceObject, type ResourceObject } from '../document/documents';
-import { isUuid } from '../resource/ids';
+import { isIntegerId, isUuid } from '../resource/ids';
 import type { ResourceSchema } from '../resource/resource-schema';
 import type { Queryable } from './list-document';
 import { quoteIdent } from './list-sql';
@@ -7,11 +7,9 @@ import { quoteIdent } from './list-sql';
 /** How a table's ids look: uuids, or the integer ids of users. */
 export type IdKind = 'uuid' | 'integer';
 
-const INTEGER_ID = /^[0-9]{1,9}$/;
-
 /** The ids that can name a record of that kind, deduplicated; others name nothing (no SQL cast error). */
 function wellFormed(ids: readonly string[], kind: IdKind): string[] {
-  const valid = ids.filter((id) => (kind === 'uuid' ? isUuid(id) : INTEGER_ID.test(id)));
+  const valid = ids.filter((id) => (kind === 'uuid' ? isUuid(id) : isIntegerId(id)));
   return [...new Set(kind === 'uuid' ? valid.map((id) => id.toLowerCase()) : valid)];
 }
 

@@ -111,6 +111,8 @@ export interface ParentDef {
   table: string;
   /** The nested collection's last segment when it differs from the resource path's (`sub_statuses`). */
   segment?: string;
+  /** The parent's ids are integers (users), not uuids; the parent attribute is then an integer. */
+  integerIds?: boolean;
   /** Also served: `GET <path>`, the list across every parent (reference: `GET /v1/action_items`). */
   flatList?: boolean;
   /** The parent's read model, where lists read `attributes`. */
@@ -190,8 +192,10 @@ function checkParent(schema: ResourceSchema, parent: ParentDef): void {
   const def = schema.attributes[parent.attribute];
   if (!def) throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must be declared`);
   if ((def.writable ?? true) === true) throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must not be writable on update`);
-  // Parents are named by uuid: a malformed id in a filter must be a 400, never reach a uuid column.
-  if (def.format !== 'uuid') throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must be declared with format uuid`);
+  // Parents are named by uuid (users by integer): a malformed id in a filter must be a 400, never reach the column.
+  if (parent.integerIds ? def.type !== 'integer' : def.format !== 'uuid') {
+    throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must be declared ${parent.integerIds ? 'an integer' : 'with format uuid'}`);
+  }
   // A bulk item names no parent: its create would have nowhere to go.
   if (schema.bulk) throw new Error(`${schema.type}: bulk operations are not served under a parent`);
   if (parent.attributes && !parent.readTable) throw new Error(`${schema.type}: the parent's attributes need its readTable`);
