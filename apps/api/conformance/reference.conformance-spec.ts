@@ -832,3 +832,61 @@ describeReferenceConformance({
     'business_hours={...,extra_member}': 'its sample times are not HH:MM and its zone is a Rails name: business hours are times of day in an IANA zone',
   },
 });
+
+/** Users' contact methods: a user of the organization's (its id in the path), contact methods named once per user. */
+const someUser = async (api: TestApi, org: TestOrganization) => String(await aUser(api, org));
+const underUser = (segment: string, make: (api: TestApi, org: TestOrganization) => Promise<string> = someUser) => ({
+  singular: 'user',
+  path: '/v1/users',
+  collection: `/v1/users/{user_id}/${segment}`,
+  attribute: 'user_id',
+  make,
+});
+const anEmail = () => `${randomUUID().slice(0, 8)}@example.test`;
+const anE164 = () => `+1415${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
+const FORMATTED = (attribute: string, format: string) => ({ [`${attribute}=""`]: format, [`${attribute}=<10000 chars>`]: format });
+
+describeReferenceConformance({
+  type: 'user_email_addresses',
+  path: '/v1/email_addresses',
+  singular: 'user_email_address',
+  parent: underUser('email_addresses'),
+  pick: (name) => (name === 'email' ? anEmail() : undefined),
+  knownStricter: FORMATTED('email', 'an e-mail address (the reference says string)'),
+});
+
+describeReferenceConformance({
+  type: 'user_phone_numbers',
+  path: '/v1/phone_numbers',
+  singular: 'user_phone_number',
+  parent: underUser('phone_numbers'),
+  pick: (name) => (name === 'phone' ? anE164() : undefined),
+  knownStricter: FORMATTED('phone', 'E.164 (the reference: "in international format")'),
+});
+
+/** A rule names contact methods of its own user: each organization's user, made with one address and one number. */
+const ruleOwners = new Map<string, string>();
+describeReferenceConformance({
+  type: 'user_notification_rules',
+  path: '/v1/notification_rules',
+  singular: 'user_notification_rule',
+  references: async (api, org) => {
+    const user = await someUser(api, org);
+    ruleOwners.set(org.organizationId, user);
+    const phone = await made(api, org, `/v1/users/${user}/phone_numbers`, 'user_phone_numbers', { phone: anE164() });
+    return {
+      user_email_address_id: await made(api, org, `/v1/users/${user}/email_addresses`, 'user_email_addresses', { email: anEmail() }),
+      user_call_number_id: phone,
+      user_sms_number_id: phone,
+      user_device_id: null,
+    };
+  },
+  parent: underUser('notification_rules', async (_api, org) => ruleOwners.get(org.organizationId)!),
+  assignedWhenNull: ['position'],
+  knownStricter: {
+    'delay=-1': 'a delay is minutes from now: at least 0',
+    ...Object.fromEntries(['user_email_address_id', 'user_call_number_id', 'user_sms_number_id'].flatMap((a) => Object.keys(FORMATTED(a, '')).map((probe) => [probe, 'must name a contact method of the same user (a uuid)']))),
+    ...FORMATTED('user_device_id', 'user devices are not served: none can be named'),
+  },
+  mayRefuse: { ...INT4_BOUNDED, [`delay=${INT4_OVERFLOW}`]: 'integer column', [`delay=${Number.MAX_SAFE_INTEGER}`]: 'integer column' },
+});
