@@ -47,6 +47,16 @@ describe('findParent', () => {
     await assert.rejects(findParent(db, PARENT, ORG, 'commander'), notFound('No incident_roles with id commander'));
     assert.deepEqual(db.queries, []);
   });
+
+  test('a parent with integer ids (users) is looked up by an integer; anything else answers 404 without a query', async () => {
+    const db = database();
+    const USERS = { ...PARENT, integerIds: true };
+    await assert.rejects(findParent(db, USERS, ORG, '42'), notFound('No incident_roles with id 42'));
+    assert.deepEqual(db.queries.map((q) => q.params), [['42', ORG]]);
+    await assert.rejects(findParent(db, USERS, ORG, ROLE), notFound(`No incident_roles with id ${ROLE}`));
+    await assert.rejects(findParent(db, USERS, ORG, '1234567890'), notFound('No incident_roles with id 1234567890'));
+    assert.equal(db.queries.length, 1, 'a uuid or an integer beyond int4 names no user');
+  });
 });
 
 describe('parentScope and nestedCollectionPath', () => {

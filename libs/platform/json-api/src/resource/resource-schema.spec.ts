@@ -31,6 +31,13 @@ describe('defineResource with a parent', () => {
     assert.throws(() => items(PARENT, undefined, { bulk: true }), /bulk operations are not served under a parent/);
   });
 
+  test('a parent with integer ids (users) takes an integer parent attribute, and only that', () => {
+    const USERS = { ...PARENT, integerIds: true };
+    assert.deepEqual(items(USERS, { type: 'integer', writable: false }).parent, USERS);
+    assert.throws(() => items(USERS, { type: 'string', format: 'uuid', writable: false }), /must be declared an integer/);
+    assert.throws(() => items(PARENT, { type: 'integer', writable: false }), /must be declared with format uuid/);
+  });
+
   test('takes attributes of the parent to filter on, read from its read model, under names of their own', () => {
     const status: AttributeDef = { type: 'string', column: 'status', filter: true };
     assert.deepEqual(items({ ...PARENT, readTable: 'incidents_read', attributes: { incident_status: status } }).parent?.attributes, { incident_status: status });
