@@ -250,6 +250,21 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
             ),
         )
     )
+    escalation_path = ident(
+        c.call(
+            "createEscalationPath",
+            doc(
+                "escalation_paths",
+                name=f"SDK escalation path {run}",
+                match_mode="match-any-rule",
+                initial_delay=5,
+                rules=[{"rule_type": "service", "service_ids": [service]}],
+                time_restrictions=[{"start_day": "monday", "start_time": "09:00", "end_day": "friday", "end_time": "17:00"}],
+                time_restriction_time_zone="Europe/Paris",
+            ),
+            escalation_policy_id=escalation_policy,
+        )
+    )
     # Daily: SDK 3.0.1 serializes every handoff as the daily shape (README.md).
     rotation = ident(
         c.call(
@@ -346,6 +361,9 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         c.call(list_op)
         c.call(get_op, id=id_)
         c.call(update_op, doc(type_, **attributes), id=id_)
+    c.call("listEscalationPaths", escalation_policy_id=escalation_policy)
+    c.call("getEscalationPath", id=escalation_path)
+    c.call("updateEscalationPath", doc("escalation_paths", name=f"SDK escalation path {run} renamed", notification_type="quiet"), id=escalation_path)
     # A key rotates only itself.
     token = getattr(getattr(getattr(created_key, "data", None), "attributes", None), "token", None)
     c.call("rotateApiKey", doc("api_keys", grace_period_seconds=60), id=api_key, as_token=token)
@@ -428,6 +446,7 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("deleteOnCallShadow", shadow),
         ("deleteShiftCoverageRequest", coverage_request),
         ("deleteSchedule", schedule),
+        ("deleteEscalationPath", escalation_path),
         ("deleteEscalationPolicy", escalation_policy),
     ):
         c.call(operation, id=id_)

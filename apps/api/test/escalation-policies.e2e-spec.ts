@@ -6,8 +6,9 @@ import { created, errorCodes, ids, outboxTypes, pointers, unique } from './suppo
 
 type Attributes = Record<string, unknown>;
 const policy = (attributes: Attributes) => ({ data: { type: 'escalation_policies', attributes } });
+const path = (attributes: Attributes) => ({ data: { type: 'escalation_paths', attributes } });
 
-describe('escalation policies: CRUD, the teams and services using them, business hours', () => {
+describe('escalation policies (teams and services using them, business hours) and their paths (rules, time restrictions, deferrals)', () => {
   let api: TestApi;
   let org: TestOrganization;
   let other: TestOrganization;
@@ -29,6 +30,8 @@ describe('escalation policies: CRUD, the teams and services using them, business
   const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
   const team = async (token = org.token) => created(await send('POST', '/v1/teams', { data: { type: 'groups', attributes: { name: unique('Team') } } }, token)).id as string;
   const service = async (token = org.token) => created(await send('POST', '/v1/services', { data: { type: 'services', attributes: { name: unique('Service') } } }, token)).id as string;
+  const newPolicy = async (token = org.token) => created(await send('POST', '/v1/escalation_policies', policy({ name: unique('Policy') }), token)).id as string;
+  const newPath = async (policyId: string, attributes: Attributes = {}) => created(await send('POST', `/v1/escalation_policies/${policyId}/escalation_paths`, path({ name: unique('Path'), ...attributes })));
 
   test('a policy is created, read, listed, updated and deleted, each change an event', async () => {
     const [t, s] = [await team(), await service()];
@@ -102,5 +105,109 @@ describe('escalation policies: CRUD, the teams and services using them, business
     assert.equal((await send('PUT', `/v1/escalation_policies/${owned.id}`, policy({ repeat_count: 1 }), teamKey)).status, 200);
     const foreign = created(await send('POST', '/v1/escalation_policies', policy({ name: unique('Not theirs') })));
     assert.equal((await send('PUT', `/v1/escalation_policies/${foreign.id}`, policy({ repeat_count: 1 }), teamKey)).status, 403);
+  });
+
+  test('a path is created under its policy, read, listed, updated and deleted, each change an event', async () => {
+    const policyId = await newPolicy();
+    const s = await service();
+    const rules = [
+      { rule_type: 'service', service_ids: [s] },
+      { rule_type: 'json_path', json_path: '$.labels.team', operator: 'is', value: 'payments' },
+      { rule_type: 'working_hour', within_working_hour: true },
+    ];
+    const restrictions = [{ start_day: 'monday', start_time: '09:00', end_day: 'friday', end_time: '17:00' }];
+    const res = await send('POST', `/v1/escalation_policies/${policyId}/escalation_paths`, path({ name: 'Business hours', match_mode: 'match-any-rule', initial_delay: 5, repeat: true, repeat_count: 2, rules, time_restrictions: restrictions, time_restriction_time_zone: 'Europe/Paris' }));
+    const { id, type, attributes: a } = created(res);
+    assert.equal(type, 'escalation_paths');
+    assert.deepEqual(
+      [a.escalation_policy_id, a.path_type, a.default, a.notification_type, a.match_mode, a.position, a.initial_delay, a.repeat, a.repeat_count, a.rules, a.time_restrictions, a.time_restriction_time_zone],
+      [policyId, 'escalation', false, 'audible', 'match-any-rule', 1, 5, true, 2, rules, restrictions, 'Europe/Paris'],
+    );
+    assert.deepEqual((await send('GET', `/v1/escalation_paths/${id}`)).body.data, res.body.data);
+    const second = await newPath(policyId);
+    assert.equal(second.attributes.position, 2, 'a new path goes last');
+    assert.deepEqual(ids(await send('GET', `/v1/escalation_policies/${policyId}/escalation_paths`)), [id, second.id]);
+
+    const updated = await send('PUT', `/v1/escalation_paths/${id}`, path({ name: 'Renamed', notification_type: 'quiet', rules: [] }));
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    assert.deepEqual([updated.body.data.attributes.name, updated.body.data.attributes.notification_type, updated.body.data.attributes.rules], ['Renamed', 'quiet', []]);
+
+    assert.equal((await send('DELETE', `/v1/escalation_paths/${id}`)).status, 200);
+    assert.equal((await send('GET', `/v1/escalation_paths/${id}`)).status, 404);
+    assert.deepEqual(await outboxTypes(api, id), ['escalation_path.created', 'escalation_path.updated', 'escalation_path.deleted']);
+  });
+
+  test('deferral paths say what follows them; the listing answers both kinds, filter[path_type] one', async () => {
+    const policyId = await newPolicy();
+    const escalation = await newPath(policyId);
+    const window = { rule_type: 'deferral_window', time_zone: 'America/New_York', time_blocks: [{ monday: true, start_time: '22:00', end_time: '06:00' }] };
+    const missing = await send('POST', `/v1/escalation_policies/${policyId}/escalation_paths`, path({ name: 'Night', path_type: 'deferral', rules: [window] }));
+    assert.deepEqual([missing.status, pointers(missing)], [422, ['/data/attributes/after_deferral_behavior']]);
+    const noTarget = await send('POST', `/v1/escalation_policies/${policyId}/escalation_paths`, path({ name: 'Night', path_type: 'deferral', after_deferral_behavior: 'execute_path' }));
+    assert.deepEqual([noTarget.status, pointers(noTarget)], [422, ['/data/attributes/after_deferral_path_id']]);
+    const deferral = await newPath(policyId, { path_type: 'deferral', rules: [window], after_deferral_behavior: 'execute_path', after_deferral_path_id: escalation.id });
+    assert.deepEqual([deferral.attributes.path_type, deferral.attributes.after_deferral_path_id], ['deferral', escalation.id]);
+    assert.deepEqual(ids(await send('GET', `/v1/escalation_policies/${policyId}/escalation_paths`)), [escalation.id, deferral.id]);
+    assert.deepEqual(ids(await send('GET', `/v1/escalation_policies/${policyId}/escalation_paths?filter[path_type]=deferral`)), [deferral.id]);
+
+    // The path run after a deferral is an escalation path of the same policy.
+    const elsewhere = await newPath(await newPolicy());
+    for (const target of [elsewhere.id, deferral.id, randomUUID()]) {
+      const res = await send('PUT', `/v1/escalation_paths/${deferral.id}`, path({ after_deferral_path_id: target }));
+      assert.deepEqual([res.status, pointers(res)], [422, ['/data/attributes/after_deferral_path_id']], target);
+    }
+    // An escalation path's after_deferral settings play no part: kept as sent, as the reference accepts them.
+    const onEscalation = await send('PUT', `/v1/escalation_paths/${escalation.id}`, path({ after_deferral_behavior: 're_evaluate', after_deferral_path_id: 'anything' }));
+    assert.deepEqual([onEscalation.status, onEscalation.body.data.attributes.after_deferral_path_id], [200, 'anything']);
+    // path_type cannot be changed after creation: a sent one is ignored.
+    assert.equal((await send('PUT', `/v1/escalation_paths/${escalation.id}`, path({ path_type: 'deferral' }))).body.data.attributes.path_type, 'escalation');
+  });
+
+  test('rules and restrictions are checked: enums, what each rule type needs, times, zones, services (422 naming the member)', async () => {
+    const policyId = await newPolicy();
+    const refused = async (attributes: Attributes) => {
+      const res = await send('POST', `/v1/escalation_policies/${policyId}/escalation_paths`, path({ name: unique('Refused'), ...attributes }));
+      assert.equal(res.status, 422, JSON.stringify(attributes));
+      return pointers(res);
+    };
+    assert.deepEqual(await refused({ match_mode: 'some' }), ['/data/attributes/match_mode']);
+    assert.deepEqual(await refused({ path_type: 'detour' }), ['/data/attributes/path_type']);
+    assert.deepEqual(await refused({ notification_type: 'loud' }), ['/data/attributes/notification_type']);
+    assert.deepEqual(await refused({ initial_delay: 10081 }), ['/data/attributes/initial_delay']);
+    assert.deepEqual(await refused({ after_deferral_behavior: 'wait' }), ['/data/attributes/after_deferral_behavior']);
+    assert.deepEqual(await refused({ rules: [{ rule_type: 'weather' }] }), ['/data/attributes/rules/0/rule_type']);
+    assert.deepEqual(await refused({ rules: [{ rule_type: 'source', operator: 'contains', values: ['datadog'] }] }), ['/data/attributes/rules/0/operator']);
+    assert.deepEqual(await refused({ rules: [{ rule_type: 'json_path', operator: 'is' }] }), ['/data/attributes/rules/0/json_path']);
+    assert.deepEqual(await refused({ rules: [{ rule_type: 'working_hour', within_working_hour: true }, { rule_type: 'service', service_ids: [await service(other.token)] }] }), ['/data/attributes/rules/1/service_ids/0']);
+    assert.deepEqual(await refused({ rules: [{ rule_type: 'deferral_window', time_zone: 'Mars/Olympus', time_blocks: [{ start_time: '9am' }] }] }), ['/data/attributes/rules/0/time_zone', '/data/attributes/rules/0/time_blocks/0/start_time']);
+    assert.deepEqual(await refused({ time_restrictions: [{ start_day: 'someday', start_time: '09:00', end_day: 'friday', end_time: '17:00' }] }), ['/data/attributes/time_restrictions/0/start_day']);
+    assert.deepEqual(await refused({ time_restrictions: [{ start_day: 'monday', start_time: '09:00', end_day: 'friday', end_time: '5pm' }], time_restriction_time_zone: 'Nowhere' }), [
+      '/data/attributes/time_restrictions/0/end_time',
+      '/data/attributes/time_restriction_time_zone',
+    ]);
+  });
+
+  test("another organization's policy and paths answer 404; deleting a policy deletes its paths, each with its event", async () => {
+    const theirPolicy = await newPolicy(other.token);
+    const theirs = created(await send('POST', `/v1/escalation_policies/${theirPolicy}/escalation_paths`, path({ name: 'Theirs' }), other.token));
+    for (const [method, url, body] of [
+      ['GET', `/v1/escalation_policies/${theirPolicy}/escalation_paths`],
+      ['POST', `/v1/escalation_policies/${theirPolicy}/escalation_paths`, path({ name: 'Mine' })],
+      ['GET', `/v1/escalation_paths/${theirs.id}`],
+      ['PUT', `/v1/escalation_paths/${theirs.id}`, path({ name: 'Taken' })],
+      ['DELETE', `/v1/escalation_paths/${theirs.id}`],
+    ] as const) {
+      const res = await send(method, url, body);
+      assert.equal(res.status, 404, `${method} ${url}`);
+      assert.deepEqual(errorCodes(res), ['404/NOT_FOUND/Not found']);
+    }
+
+    const policyId = await newPolicy();
+    const [first, second] = [await newPath(policyId), await newPath(policyId)];
+    assert.equal((await send('DELETE', `/v1/escalation_policies/${policyId}`)).status, 200);
+    for (const p of [first, second]) {
+      assert.equal((await send('GET', `/v1/escalation_paths/${p.id}`)).status, 404);
+      assert.deepEqual(await outboxTypes(api, p.id), ['escalation_path.created', 'escalation_path.deleted']);
+    }
   });
 });

@@ -8,6 +8,10 @@ export enum OnCallErrorCode {
   InvalidTimeOfDay = 'INVALID_TIME_OF_DAY',
   InvalidTimeRange = 'INVALID_TIME_RANGE',
   InvalidRotationAttributes = 'INVALID_ROTATION_ATTRIBUTES',
+  /** An escalation path's rule without what its rule_type needs, or with an operator it does not take. */
+  InvalidRule = 'INVALID_RULE',
+  /** A deferral path's after_deferral settings that do not fit together (spec: required for deferral paths). */
+  InvalidDeferral = 'INVALID_DEFERRAL',
   /** A shift coverage request's range holds no shift (of the user asked for). */
   NoShiftsInRange = 'NO_SHIFTS_IN_RANGE',
   /** Coverage for another user's shift without schedule_override create (reference: 422). */
@@ -23,6 +27,8 @@ export const ON_CALL_ERRORS: ErrorTable<OnCallErrorCode> = {
   [OnCallErrorCode.InvalidTimeOfDay]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.InvalidTimeRange]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.InvalidRotationAttributes]: INVALID_ATTRIBUTE,
+  [OnCallErrorCode.InvalidRule]: INVALID_ATTRIBUTE,
+  [OnCallErrorCode.InvalidDeferral]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.NoShiftsInRange]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.OverridePermissionRequired]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.RequesterRequired]: INVALID_ATTRIBUTE,

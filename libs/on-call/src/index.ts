@@ -10,5 +10,6 @@ export { scheduleRotationActiveDaySchema, scheduleRotationActiveDayDefinition } 
 export { overrideShiftSchema, overrideShiftDefinition } from './override-shifts/override-shift.schema';
 export { onCallShadowSchema, onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 export { escalationPolicySchema, escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
+export { escalationPathSchema, escalationPathDefinition } from './escalation-paths/escalation-path.schema';
 export * from './schedules/engine';
 export { shiftsOfSchedules, type Window } from './shifts/shift-reader';

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { resourceController, ResourceListProjection, type ResourceDefinition } from '@taproot/resources';
 import { CALENDAR_FEED_HANDLERS } from './calendar-feeds/calendar-feed-commands';
 import { CalendarFeedsController } from './calendar-feeds/calendar-feeds.controller';
+import { escalationPathDefinition } from './escalation-paths/escalation-path.schema';
 import { escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
 import { onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 import { overrideShiftDefinition } from './override-shifts/override-shift.schema';
@@ -28,6 +29,7 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
   overrideShiftDefinition,
   onCallShadowDefinition,
   escalationPolicyDefinition,
+  escalationPathDefinition,
 ];
 
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */
