@@ -12,6 +12,8 @@ export const emailAddressSchema = defineResource({
   readTable: 'user_email_addresses_read',
   defaultSort: 'created_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  // The reference's names of the list and get.
+  operationIds: { list: 'getUserEmailAddresses', get: 'showUserEmailAddress' },
   parent: underUser('email_addresses'),
   attributes: {
     user_id: USER_ID,

@@ -14,6 +14,8 @@ export const phoneNumberSchema = defineResource({
   readTable: 'user_phone_numbers_read',
   defaultSort: 'created_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  // The reference's names of the list and get.
+  operationIds: { list: 'getUserPhoneNumbers', get: 'showUserPhoneNumber' },
   parent: underUser('phone_numbers'),
   attributes: {
     user_id: USER_ID,

@@ -341,6 +341,16 @@ describe('buildOpenApiDocument', () => {
       assert.equal(String(get(item.patch?.requestBody, 'content', MEDIA, 'schema', '$ref')), '#/components/schemas/update_widget');
     });
 
+    test("names operations as the reference does where it says so (operationIds), the others as generated", () => {
+      const doc = buildOpenApiDocument([{ ...widgets(), operationIds: { list: 'getWidgets', get: 'showWidget' } }], { title: 't', version: '1' });
+      const collection = pathItem(doc, '/v1/widgets') as PathItem & { get: Op; post: Op };
+      const item = pathItem(doc, '/v1/widgets/{id}') as PathItem & { get: Op; put: Op; delete: Op };
+      assert.deepEqual(
+        [collection.get, collection.post, item.get, item.put, item.delete].map((op) => op.operationId),
+        ['getWidgets', 'createWidget', 'showWidget', 'updateWidget', 'deleteWidget'],
+      );
+    });
+
     test('accepts a uuid or, when the resource has a slug, a slug as {id}', () => {
       const doc = build();
       const idOf = (path: string) => pathItem(doc, path).parameters?.find((p) => p.name === 'id');

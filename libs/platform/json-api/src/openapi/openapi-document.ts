@@ -320,6 +320,7 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
   const one = words(s);
   const aOne = article(one);
   const plural = schema.plural ?? schema.type;
+  const named = schema.operationIds ?? {};
   const tags = [pascal(plural)];
   const ops = new Set(schema.operations);
   const op = (fields: Operation, responses: Record<string, unknown>): Operation => ({
@@ -341,10 +342,10 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
   const parentMissing = parent ? { '404': response(`${parent} not found`, 'errors_list') } : {};
 
   const collection: Record<string, unknown> = {};
-  if (ops.has('list')) collection.get = list(`list${pascal(plural)}`, `List ${words(plural)}`, parentMissing);
+  if (ops.has('list')) collection.get = list(named.list ?? `list${pascal(plural)}`, `List ${words(plural)}`, parentMissing);
   if (ops.has('create')) {
     collection.post = op(
-      { summary: `Creates ${aOne}`, description: `Creates a new ${one} from provided data`, operationId: `create${pascal(s)}`, requestBody: body(`new_${s}`) },
+      { summary: `Creates ${aOne}`, description: `Creates a new ${one} from provided data`, operationId: named.create ?? `create${pascal(s)}`, requestBody: body(`new_${s}`) },
       { '201': response(`${one} created`, `${s}_response`), ...parentMissing, '415': unsupported, '422': invalid },
     );
   }
@@ -360,7 +361,7 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
       {
         summary: `Retrieves ${aOne}`,
         description: `Retrieves a specific ${one} by id`,
-        operationId: `get${pascal(s)}`,
+        operationId: named.get ?? `get${pascal(s)}`,
         ...(schema.relationships ? { parameters: [includeParameter(schema)] } : {}),
       },
       { '200': response(`${one} found`, `${s}_response`), '404': notFound },
@@ -368,14 +369,14 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
   }
   if (ops.has('update')) {
     item[schema.updateMethod ?? 'put'] = op(
-      { summary: `Update ${aOne}`, description: `Update a specific ${one} by id`, operationId: `update${pascal(s)}`, requestBody: body(`update_${s}`) },
+      { summary: `Update ${aOne}`, description: `Update a specific ${one} by id`, operationId: named.update ?? `update${pascal(s)}`, requestBody: body(`update_${s}`) },
       { '200': response(`${one} updated`, `${s}_response`), '404': notFound, '415': unsupported, '422': invalid },
     );
   }
   if (ops.has('delete')) {
     const stillReferenced = isParent ? { '409': response(`the ${one} still has records under it; delete them first`, 'errors_list') } : {};
     item.delete = op(
-      { summary: `Delete ${aOne}`, description: `Delete a specific ${one} by id; answers the deleted record`, operationId: `delete${pascal(s)}` },
+      { summary: `Delete ${aOne}`, description: `Delete a specific ${one} by id; answers the deleted record`, operationId: named.delete ?? `delete${pascal(s)}` },
       { '200': response(`${one} deleted`, `${s}_response`), '404': notFound, ...stillReferenced },
     );
   }

@@ -136,6 +136,11 @@ export interface ResourceSchema {
    * override is of the reference's type `shifts`, whose own list is `listShifts`. Omitted: the type.
    */
   plural?: string;
+  /**
+   * The reference's operation ids where they are not the generated ones (`list<Plural>`,
+   * `get<Singular>`, ...): a user's e-mail addresses are `getUserEmailAddresses` and `showUserEmailAddress`.
+   */
+  operationIds?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
   /** Collection path, e.g. `/v1/services`; with a `parent`, the path of its records only. */
   path: string;
   /** The parent record its records live under; see `ParentDef`. */
