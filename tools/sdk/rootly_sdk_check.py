@@ -265,6 +265,20 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
             escalation_policy_id=escalation_policy,
         )
     )
+    escalation_level = ident(
+        c.call(
+            "createEscalationLevel",
+            doc(
+                "escalation_levels",
+                position=1,
+                delay=5,
+                escalation_policy_path_id=escalation_path,
+                notification_target_params=[{"id": team, "type": "team", "team_members": "admins"}, {"id": "C06Q2JK7RQW", "type": "slack_channel"}],
+                paging_strategy_configuration_strategy="cycle",
+            ),
+            escalation_policy_id=escalation_policy,
+        )
+    )
     # Daily: SDK 3.0.1 serializes every handoff as the daily shape (README.md).
     rotation = ident(
         c.call(
@@ -364,6 +378,9 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     c.call("listEscalationPaths", escalation_policy_id=escalation_policy)
     c.call("getEscalationPath", id=escalation_path)
     c.call("updateEscalationPath", doc("escalation_paths", name=f"SDK escalation path {run} renamed", notification_type="quiet"), id=escalation_path)
+    c.call("listEscalationLevels", escalation_policy_id=escalation_policy)
+    c.call("getEscalationLevel", id=escalation_level)
+    c.call("updateEscalationLevel", doc("escalation_levels", delay=10, paging_strategy_configuration_schedule_strategy="everyone"), id=escalation_level)
     # A key rotates only itself.
     token = getattr(getattr(getattr(created_key, "data", None), "attributes", None), "token", None)
     c.call("rotateApiKey", doc("api_keys", grace_period_seconds=60), id=api_key, as_token=token)
@@ -446,6 +463,7 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("deleteOnCallShadow", shadow),
         ("deleteShiftCoverageRequest", coverage_request),
         ("deleteSchedule", schedule),
+        ("deleteEscalationLevel", escalation_level),
         ("deleteEscalationPath", escalation_path),
         ("deleteEscalationPolicy", escalation_policy),
     ):

@@ -940,3 +940,24 @@ describeReferenceConformance({
   },
   mayRefuse: { ...INT4_BOUNDED, [`delay=${INT4_OVERFLOW}`]: 'integer column', [`delay=${Number.MAX_SAFE_INTEGER}`]: 'integer column' },
 });
+
+describeReferenceConformance({
+  type: 'escalation_levels',
+  path: '/v1/escalation_levels',
+  singular: 'escalation_policy_level',
+  parent: { singular: 'escalation_policy', path: '/v1/escalation_policies', collection: '/v1/escalation_policies/{escalation_policy_id}/escalation_levels', attribute: 'escalation_policy_id', make: newPolicy },
+  // Targets name records of the organization; the path is a path of the level's own policy (the generic parent is made per organization, so none here).
+  references: async (api, org) => ({
+    notification_target_params: [{ id: await made(api, org, '/v1/teams', 'groups', { name: named('Team') }), type: 'team', team_members: 'all' }, { id: 'C06Q2JK7RQW', type: 'slack_channel' }],
+    escalation_policy_path_id: null,
+  }),
+  assignedWhenNull: ['position', 'paging_strategy_configuration_strategy', 'paging_strategy_configuration_schedule_strategy'],
+  knownStricter: {
+    'position=-1': 'minimum 0',
+    ...INT4('position'),
+    'delay=-1': 'minimum 0',
+    ...INT4('delay'),
+    ...STRICTER('escalation_policy_path_id', 'must name a path of the policy'),
+    'notification_target_params=[{...,extra_member}]': 'its sample id names no team of the organization',
+  },
+});

@@ -60,6 +60,8 @@ const FALLBACK_ATTRIBUTES: Record<string, Record<string, unknown>> = {
   },
   // Devices are not served: a rule names none (its other strings are ids).
   user_notification_rules: { user_device_id: null },
+  // A level's path is one of its policy (none here); its targets' ids name records, a channel's is free.
+  escalation_levels: { escalation_policy_path_id: null, notification_target_params: [{ id: 'C06Q2JK7RQW', type: 'slack_channel' }] },
 };
 
 /**

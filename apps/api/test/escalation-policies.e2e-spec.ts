@@ -7,6 +7,7 @@ import { created, errorCodes, ids, outboxTypes, pointers, unique } from './suppo
 type Attributes = Record<string, unknown>;
 const policy = (attributes: Attributes) => ({ data: { type: 'escalation_policies', attributes } });
 const path = (attributes: Attributes) => ({ data: { type: 'escalation_paths', attributes } });
+const level = (attributes: Attributes) => ({ data: { type: 'escalation_levels', attributes } });
 
 describe('escalation policies (teams and services using them, business hours) and their paths (rules, time restrictions, deferrals)', () => {
   let api: TestApi;
@@ -208,6 +209,83 @@ describe('escalation policies (teams and services using them, business hours) an
     for (const p of [first, second]) {
       assert.equal((await send('GET', `/v1/escalation_paths/${p.id}`)).status, 404);
       assert.deepEqual(await outboxTypes(api, p.id), ['escalation_path.created', 'escalation_path.deleted']);
+    }
+  });
+
+  test('a level is created under its policy on the default path, read, listed, updated and deleted, each change an event', async () => {
+    const policyId = await newPolicy();
+    const [plain, byDefault] = [await newPath(policyId), await newPath(policyId, { default: true })];
+    const [t, schedule] = [await team(), created(await send('POST', '/v1/schedules', { data: { type: 'schedules', attributes: { name: unique('Schedule'), owner_user_id: admin } } })).id];
+    const targets = [
+      { id: String(admin), type: 'user' },
+      { id: t, type: 'team', team_members: 'admins' },
+      { id: schedule, type: 'schedule' },
+      { id: 'C06Q2JK7RQW', type: 'slack_channel' },
+    ];
+    const res = await send('POST', `/v1/escalation_policies/${policyId}/escalation_levels`, level({ delay: 5, notification_target_params: targets, paging_strategy_configuration_strategy: 'cycle' }));
+    const { id, type, attributes: a } = created(res);
+    assert.equal(type, 'escalation_levels');
+    assert.deepEqual(
+      [a.escalation_policy_id, a.escalation_policy_path_id, a.position, a.delay, a.notification_target_params, a.paging_strategy_configuration_strategy, a.paging_strategy_configuration_schedule_strategy],
+      [policyId, byDefault.id, 1, 5, targets, 'cycle', 'on_call_only'],
+    );
+    assert.deepEqual((await send('GET', `/v1/escalation_levels/${id}`)).body.data, res.body.data);
+    const second = created(await send('POST', `/v1/escalation_policies/${policyId}/escalation_levels`, level({ escalation_policy_path_id: plain.id, notification_target_params: [] })));
+    assert.deepEqual([second.attributes.position, second.attributes.escalation_policy_path_id], [2, plain.id]);
+    assert.deepEqual(ids(await send('GET', `/v1/escalation_policies/${policyId}/escalation_levels`)), [id, second.id]);
+
+    const updated = await send('PUT', `/v1/escalation_levels/${id}`, level({ delay: 10, paging_strategy_configuration_schedule_strategy: 'everyone', paging_strategy_configuration_strategy: null }));
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    const u = updated.body.data.attributes;
+    assert.deepEqual([u.delay, u.paging_strategy_configuration_schedule_strategy, u.paging_strategy_configuration_strategy], [10, 'everyone', 'default']);
+
+    assert.equal((await send('DELETE', `/v1/escalation_levels/${id}`)).status, 200);
+    assert.equal((await send('GET', `/v1/escalation_levels/${id}`)).status, 404);
+    assert.deepEqual(await outboxTypes(api, id), ['escalation_level.created', 'escalation_level.updated', 'escalation_level.deleted']);
+    // Without a default path, a level is on none.
+    const bare = await newPolicy();
+    assert.equal(created(await send('POST', `/v1/escalation_policies/${bare}/escalation_levels`, level({ notification_target_params: [] }))).attributes.escalation_policy_path_id, null);
+  });
+
+  test("a level's targets, strategies and path are checked (422 naming the member); deleting its path or policy deletes it, with its event", async () => {
+    const policyId = await newPolicy();
+    const refused = async (attributes: Attributes) => {
+      const res = await send('POST', `/v1/escalation_policies/${policyId}/escalation_levels`, level({ notification_target_params: [], ...attributes }));
+      assert.equal(res.status, 422, JSON.stringify(attributes));
+      return pointers(res);
+    };
+    assert.deepEqual(await refused({ notification_target_params: [{ id: 'x', type: 'pager' }] }), ['/data/attributes/notification_target_params/0/type']);
+    assert.deepEqual(await refused({ notification_target_params: [{ id: await team(), type: 'team', team_members: 'some' }] }), ['/data/attributes/notification_target_params/0/team_members']);
+    assert.deepEqual(await refused({ notification_target_params: [{ id: 'C1', type: 'slack_channel' }, { id: await team(other.token), type: 'team' }] }), ['/data/attributes/notification_target_params/1/id']);
+    assert.deepEqual(await refused({ notification_target_params: [{ id: randomUUID(), type: 'schedule' }, { id: '999999', type: 'user' }] }), ['/data/attributes/notification_target_params/0/id', '/data/attributes/notification_target_params/1/id']);
+    assert.deepEqual(await refused({ paging_strategy_configuration_strategy: 'loudest' }), ['/data/attributes/paging_strategy_configuration_strategy']);
+    assert.deepEqual(await refused({ paging_strategy_configuration_schedule_strategy: 'nobody' }), ['/data/attributes/paging_strategy_configuration_schedule_strategy']);
+    assert.deepEqual(await refused({ delay: -1 }), ['/data/attributes/delay']);
+    assert.deepEqual(await refused({ escalation_policy_path_id: (await newPath(await newPolicy())).id }), ['/data/attributes/escalation_policy_path_id']);
+    assert.deepEqual(await refused({ notification_target_params: undefined }), ['/data/attributes/notification_target_params']);
+
+    const onPath = await newPath(policyId);
+    const doomed = created(await send('POST', `/v1/escalation_policies/${policyId}/escalation_levels`, level({ escalation_policy_path_id: onPath.id, notification_target_params: [] })));
+    const kept = created(await send('POST', `/v1/escalation_policies/${policyId}/escalation_levels`, level({ notification_target_params: [] })));
+    assert.equal((await send('DELETE', `/v1/escalation_paths/${onPath.id}`)).status, 200);
+    assert.deepEqual(await outboxTypes(api, doomed.id), ['escalation_level.created', 'escalation_level.deleted']);
+    assert.equal((await send('GET', `/v1/escalation_levels/${kept.id}`)).status, 200);
+    assert.equal((await send('DELETE', `/v1/escalation_policies/${policyId}`)).status, 200);
+    assert.deepEqual(await outboxTypes(api, kept.id), ['escalation_level.created', 'escalation_level.deleted']);
+  });
+
+  test("another organization's levels answer 404 on every route", async () => {
+    const theirPolicy = await newPolicy(other.token);
+    const theirs = created(await send('POST', `/v1/escalation_policies/${theirPolicy}/escalation_levels`, level({ notification_target_params: [] }), other.token));
+    for (const [method, url, body] of [
+      ['GET', `/v1/escalation_policies/${theirPolicy}/escalation_levels`],
+      ['POST', `/v1/escalation_policies/${theirPolicy}/escalation_levels`, level({ notification_target_params: [] })],
+      ['GET', `/v1/escalation_levels/${theirs.id}`],
+      ['PUT', `/v1/escalation_levels/${theirs.id}`, level({ delay: 1 })],
+      ['DELETE', `/v1/escalation_levels/${theirs.id}`],
+    ] as const) {
+      const res = await send(method, url, body);
+      assert.deepEqual([res.status, errorCodes(res)], [404, ['404/NOT_FOUND/Not found']], `${method} ${url}`);
     }
   });
 });

@@ -11,5 +11,6 @@ export { overrideShiftSchema, overrideShiftDefinition } from './override-shifts/
 export { onCallShadowSchema, onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 export { escalationPolicySchema, escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
 export { escalationPathSchema, escalationPathDefinition } from './escalation-paths/escalation-path.schema';
+export { escalationLevelSchema, escalationLevelDefinition } from './escalation-levels/escalation-level.schema';
 export * from './schedules/engine';
 export { shiftsOfSchedules, type Window } from './shifts/shift-reader';

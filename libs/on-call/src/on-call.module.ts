@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { resourceController, ResourceListProjection, type ResourceDefinition } from '@taproot/resources';
 import { CALENDAR_FEED_HANDLERS } from './calendar-feeds/calendar-feed-commands';
 import { CalendarFeedsController } from './calendar-feeds/calendar-feeds.controller';
+import { escalationLevelDefinition } from './escalation-levels/escalation-level.schema';
 import { escalationPathDefinition } from './escalation-paths/escalation-path.schema';
 import { escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
 import { onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
@@ -30,6 +31,7 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
   onCallShadowDefinition,
   escalationPolicyDefinition,
   escalationPathDefinition,
+  escalationLevelDefinition,
 ];
 
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */

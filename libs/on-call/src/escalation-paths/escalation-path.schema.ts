@@ -1,16 +1,13 @@
-import { defineResource, type AttributeDef, type ParentDef } from '@taproot/json-api';
-import { checkReferenced, type Reference, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
+import { defineResource } from '@taproot/json-api';
+import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
 import { OnCallErrorCode } from '../errors';
+import { ESCALATION_POLICY_ID, PART_OF_POLICY, pathOfPolicy, underPolicy } from '../shared/policy-parent';
 import { SERVICES } from '../shared/references';
 import { refuse, timeOfDayIssue, timeZoneIssues, type Issue } from '../shared/times';
+import { escalationLevelDefinition } from '../escalation-levels/escalation-level.schema';
 import { RULE, ruleIssues } from './escalation-path-rules';
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-
-/** Records under an escalation policy: created and listed at `/v1/escalation_policies/{escalation_policy_id}/<segment>`. */
-export const underPolicy = (segment: string): ParentDef => ({ path: '/v1/escalation_policies', param: 'escalation_policy_id', attribute: 'escalation_policy_id', table: 'escalation_policies', segment });
-
-export const ESCALATION_POLICY_ID: AttributeDef = { type: 'string', format: 'uuid', writable: 'create', filter: ['eq', 'in'], description: 'The ID of the escalation policy' };
 
 /**
  * A path of an escalation policy (reference: `escalation_policy_path`, type `escalation_paths`):
@@ -57,19 +54,6 @@ export const escalationPathSchema = defineResource({
   },
 });
 
-/** The path run after a deferral: an escalation path of the same policy. */
-const pathOfPolicy = (policyId: string): Reference => ({
-  noun: 'escalation path of this policy',
-  code: OnCallErrorCode.UnknownReference,
-  existing: async (db, org, ids) => {
-    const rows = (await db.query(
-      `SELECT id::text FROM escalation_paths WHERE organization_id = $1 AND escalation_policy_id = $2 AND path_type = 'escalation' AND id::text = ANY($3)`,
-      [org, policyId, ids],
-    )) as { id: string }[];
-    return new Set(rows.map((r) => r.id));
-  },
-});
-
 const timeIssues = (changes: Row): Issue[] => {
   const restrictions = Array.isArray(changes.time_restrictions) ? (changes.time_restrictions as Row[]) : [];
   const times = restrictions.flatMap((range, i) => ['start_time', 'end_time'].map((end) => timeOfDayIssue(`time_restrictions/${i}/${end}`, range[end])));
@@ -104,15 +88,16 @@ async function checked(sent: Row, current: Row | null, ctx: WriteContext, policy
   // A service rule's ids, named by their pointer: `rules/0/service_ids/1`.
   const services = Object.fromEntries(((Array.isArray(changes.rules) ? changes.rules : []) as Row[]).flatMap((rule, i) => (rule.rule_type === 'service' ? [[`rules/${i}/service_ids`, rule.service_ids]] : [])));
   await checkReferenced(ctx, services, Object.fromEntries(Object.keys(services).map((pointer) => [pointer, SERVICES])));
-  return path.path_type === 'deferral' ? checkReferenced(ctx, changes, { after_deferral_path_id: pathOfPolicy(policyId) }) : changes;
+  return path.path_type === 'deferral' ? checkReferenced(ctx, changes, { after_deferral_path_id: pathOfPolicy(policyId, 'escalation') }) : changes;
 }
 
 export const escalationPathDefinition: ResourceDefinition = {
   schema: escalationPathSchema,
   context: 'on-call',
   table: 'escalation_paths',
-  // Paths are part of their policy: read with it, every write changes it.
-  permission: { family: 'escalation_policies', writes: 'update' },
+  permission: PART_OF_POLICY,
+  // Deleting a path deletes the levels on it, each with its own event.
+  children: () => [{ definition: escalationLevelDefinition, attribute: 'escalation_policy_path_id' }],
   rules: {
     beforeCreate: (attributes, ctx) => checked(attributes, null, ctx, attributes.escalation_policy_id as string),
     beforeUpdate: (current, changes, ctx) => checked(changes, current, ctx, current.escalation_policy_id as string),

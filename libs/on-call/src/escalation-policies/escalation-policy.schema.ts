@@ -1,5 +1,6 @@
 import { defineResource } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
+import { escalationLevelDefinition } from '../escalation-levels/escalation-level.schema';
 import { escalationPathDefinition } from '../escalation-paths/escalation-path.schema';
 import { SERVICES, TEAMS } from '../shared/references';
 import { refuse, timeOfDayIssue, timeZoneIssues, type Issue } from '../shared/times';
@@ -9,7 +10,7 @@ const BUSINESS_DAYS = ['M', 'T', 'W', 'R', 'F', 'U', 'S'] as const;
 
 /**
  * An escalation policy (reference: `escalation_policy`): who is paged, in which order, when an
- * alert reaches the teams (`group_ids`) or services that use it. Its paths live under it
+ * alert reaches the teams (`group_ids`) or services that use it. Its paths and levels live under it
  * (docs/escalation-policies.md).
  */
 export const escalationPolicySchema = defineResource({
@@ -60,8 +61,8 @@ export const escalationPolicyDefinition: ResourceDefinition = {
   table: 'escalation_policies',
   // Teams own policies through group_ids: their team keys edit them (spec, API keys).
   teamOwnership: { column: 'group_ids' },
-  // Deleting a policy deletes its paths first, each with its own event.
-  children: () => [escalationPathDefinition],
+  // Deleting a policy deletes its levels, then its paths, each with its own event.
+  children: () => [escalationLevelDefinition, escalationPathDefinition],
   rules: {
     beforeCreate: (attributes, ctx) => {
       refuse(businessHoursIssues(attributes.business_hours));

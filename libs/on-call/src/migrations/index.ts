@@ -4,5 +4,6 @@ import { CalendarFeeds1732300006100 } from './1732300006100-calendar-feeds';
 import { ShiftCoverageRequests1732300006500 } from './1732300006500-shift-coverage-requests';
 import { EscalationPolicies1732300007000 } from './1732300007000-escalation-policies';
 import { EscalationPaths1732300007100 } from './1732300007100-escalation-paths';
+import { EscalationLevels1732300007200 } from './1732300007200-escalation-levels';
 
-export const ON_CALL_MIGRATIONS = [CreateSchedules1732300005000, ScheduleRotationVersions1732300005900, CalendarFeeds1732300006100, ShiftCoverageRequests1732300006500, EscalationPolicies1732300007000, EscalationPaths1732300007100];
+export const ON_CALL_MIGRATIONS = [CreateSchedules1732300005000, ScheduleRotationVersions1732300005900, CalendarFeeds1732300006100, ShiftCoverageRequests1732300006500, EscalationPolicies1732300007000, EscalationPaths1732300007100, EscalationLevels1732300007200];

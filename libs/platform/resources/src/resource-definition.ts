@@ -68,10 +68,11 @@ export interface ResourceDefinition {
   /**
    * Resources declared under this one (their `schema.parent.table` is this table), of the same
    * context: deleting a record deletes theirs first, each through the generic delete with its
-   * `*.deleted` event in the same transaction (a schedule's rotations, a rotation's members).
-   * A function, so definitions may name each other in any order.
+   * `*.deleted` event in the same transaction (a schedule's rotations, a rotation's members), and
+   * so do the records a `ChildReference` names. A function, so definitions may name each other in
+   * any order.
    */
-  children?: () => readonly ResourceDefinition[];
+  children?: () => readonly (ResourceDefinition | ChildReference)[];
   /** Rules run inside the command's transaction; throw a JsonApiError to refuse. */
   rules?: {
     /** May complete or normalise the attributes (e.g. derive slug, assign position). */
@@ -84,6 +85,15 @@ export interface ResourceDefinition {
      */
     announce?(snapshot: Row & { id: string }, previous: Row | null, ctx: WriteContext): DomainEvent[];
   };
+}
+
+/**
+ * Records of another resource that name this one in `attribute` without living under it (an
+ * escalation level names its path; it lives under the policy): deleted with it, each with its event.
+ */
+export interface ChildReference {
+  definition: ResourceDefinition;
+  attribute: string;
 }
 
 export interface ParentAccess {

@@ -155,10 +155,11 @@ export class ResourceWriter {
   /** The records of the declared `children` under this one, deleted first (deepest first): their events. */
   private async deleteChildren(ctx: WriteContext, id: string): Promise<DomainEvent[]> {
     const events: DomainEvent[] = [];
-    for (const child of this.def.children?.() ?? []) {
+    for (const entry of this.def.children?.() ?? []) {
+      const [child, attribute] = 'schema' in entry ? [entry, entry.schema.parent?.attribute] : [entry.definition, entry.attribute];
       const parent = child.schema.parent;
-      if (!parent || parent.table !== this.def.table) throw new Error(`${child.schema.type} is not declared under ${this.def.table}`);
-      const column = quoteIdent(child.schema.attributes[parent.attribute].column ?? parent.attribute);
+      if ('schema' in entry && (!parent || parent.table !== this.def.table)) throw new Error(`${child.schema.type} is not declared under ${this.def.table}`);
+      const column = quoteIdent(child.schema.attributes[attribute!].column ?? attribute!);
       const rows = (await ctx.manager.query(`SELECT id FROM ${quoteIdent(child.table)} WHERE organization_id = $1 AND ${column} = $2 ORDER BY created_at, id`, [
         ctx.organizationId,
         id,
