@@ -378,6 +378,14 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     c.call("listEscalationPaths", escalation_policy_id=escalation_policy)
     c.call("getEscalationPath", id=escalation_path)
     c.call("updateEscalationPath", doc("escalation_paths", name=f"SDK escalation path {run} renamed", notification_type="quiet"), id=escalation_path)
+    path_level = ident(
+        c.call(
+            "createEscalationLevelPaths",
+            doc("escalation_levels", position=2, delay=1, notification_target_params=[{"id": str(user), "type": "user"}] if user else []),
+            escalation_policy_path_id=escalation_path,
+        )
+    )
+    c.call("listEscalationLevelsPaths", escalation_policy_path_id=escalation_path)
     c.call("listEscalationLevels", escalation_policy_id=escalation_policy)
     c.call("getEscalationLevel", id=escalation_level)
     c.call("updateEscalationLevel", doc("escalation_levels", delay=10, paging_strategy_configuration_schedule_strategy="everyone"), id=escalation_level)
@@ -464,6 +472,7 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("deleteShiftCoverageRequest", coverage_request),
         ("deleteSchedule", schedule),
         ("deleteEscalationLevel", escalation_level),
+        ("deleteEscalationLevel", path_level),
         ("deleteEscalationPath", escalation_path),
         ("deleteEscalationPolicy", escalation_policy),
     ):

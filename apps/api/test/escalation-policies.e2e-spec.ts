@@ -288,4 +288,29 @@ describe('escalation policies (teams and services using them, business hours) an
       assert.deepEqual([res.status, errorCodes(res)], [404, ['404/NOT_FOUND/Not found']], `${method} ${url}`);
     }
   });
+
+  test("a path's levels: created and listed at /v1/escalation_paths/{id}/escalation_levels, on that path only", async () => {
+    const policyId = await newPolicy();
+    const [first, second] = [await newPath(policyId, { default: true }), await newPath(policyId)];
+    const onSecond = await send('POST', `/v1/escalation_paths/${second.id}/escalation_levels`, level({ delay: 3, notification_target_params: [{ id: String(admin), type: 'user' }] }));
+    const made = created(onSecond);
+    assert.deepEqual([made.attributes.escalation_policy_id, made.attributes.escalation_policy_path_id, made.attributes.position], [policyId, second.id, 1]);
+    const onFirst = created(await send('POST', `/v1/escalation_policies/${policyId}/escalation_levels`, level({ notification_target_params: [] })));
+    assert.deepEqual(ids(await send('GET', `/v1/escalation_paths/${second.id}/escalation_levels`)), [made.id]);
+    assert.deepEqual(ids(await send('GET', `/v1/escalation_paths/${first.id}/escalation_levels`)), [onFirst.id]);
+    // A client's own path filter does not widen the path's list.
+    assert.deepEqual(ids(await send('GET', `/v1/escalation_paths/${second.id}/escalation_levels?filter[escalation_policy_path_id]=${first.id}`)), [made.id]);
+    assert.deepEqual(await outboxTypes(api, made.id), ['escalation_level.created']);
+
+    const elsewhere = await send('POST', `/v1/escalation_paths/${second.id}/escalation_levels`, level({ escalation_policy_path_id: first.id, notification_target_params: [] }));
+    assert.deepEqual([elsewhere.status, pointers(elsewhere)], [422, ['/data/attributes/escalation_policy_path_id']]);
+    const badTarget = await send('POST', `/v1/escalation_paths/${second.id}/escalation_levels`, level({ notification_target_params: [{ id: randomUUID(), type: 'team' }] }));
+    assert.deepEqual([badTarget.status, pointers(badTarget)], [422, ['/data/attributes/notification_target_params/0/id']]);
+
+    const theirPolicy = await newPolicy(other.token);
+    const theirPath = created(await send('POST', `/v1/escalation_policies/${theirPolicy}/escalation_paths`, path({ name: 'Theirs' }), other.token));
+    for (const url of [`/v1/escalation_paths/${theirPath.id}/escalation_levels`, `/v1/escalation_paths/${randomUUID()}/escalation_levels`, '/v1/escalation_paths/not-an-id/escalation_levels']) {
+      assert.deepEqual([(await send('GET', url)).status, (await send('POST', url, level({ notification_target_params: [] }))).status], [404, 404], url);
+    }
+  });
 });

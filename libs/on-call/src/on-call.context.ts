@@ -3,6 +3,7 @@ import type { ContextDescriptor } from '@taproot/runtime';
 import { CALENDAR_FEED_EVENTS } from './calendar-feeds/calendar-feed-commands';
 import { calendarFeedSchema } from './calendar-feeds/calendar-feed.schema';
 import { CALENDAR_FEEDS_OPENAPI } from './calendar-feeds/calendar-feeds.openapi';
+import { PATH_LEVELS_OPENAPI } from './escalation-levels/path-levels.openapi';
 import { ON_CALL_ERRORS } from './errors';
 import { ON_CALL_MIGRATIONS } from './migrations';
 import { OnCallModule, ON_CALL_RESOURCES } from './on-call.module';
@@ -19,7 +20,7 @@ export const ON_CALL_CONTEXT: ContextDescriptor = {
   errors: ON_CALL_ERRORS,
   openapi: {
     schemas: { ...SHIFTS_OPENAPI.schemas, ...CALENDAR_FEEDS_OPENAPI.schemas, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.schemas },
-    paths: { ...SHIFTS_OPENAPI.paths, ...CALENDAR_FEEDS_OPENAPI.paths, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.paths },
+    paths: { ...SHIFTS_OPENAPI.paths, ...CALENDAR_FEEDS_OPENAPI.paths, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.paths, ...PATH_LEVELS_OPENAPI.paths },
   },
   // Each schedule resource publishes its lifecycle events (`schedule.created`, ...), each carrying the record's snapshot.
   registerEventContracts: () => {

@@ -6,6 +6,7 @@ import { resourceController, ResourceListProjection, type ResourceDefinition } f
 import { CALENDAR_FEED_HANDLERS } from './calendar-feeds/calendar-feed-commands';
 import { CalendarFeedsController } from './calendar-feeds/calendar-feeds.controller';
 import { escalationLevelDefinition } from './escalation-levels/escalation-level.schema';
+import { PathLevelsController } from './escalation-levels/path-levels.controller';
 import { escalationPathDefinition } from './escalation-paths/escalation-path.schema';
 import { escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
 import { onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
@@ -36,7 +37,7 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
 
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */
 @Module({
-  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController, CalendarFeedsController, ShiftCoverageRequestsController],
+  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController, CalendarFeedsController, ShiftCoverageRequestsController, PathLevelsController],
   providers: [
     ...CALENDAR_FEED_HANDLERS,
     ...SHIFT_COVERAGE_REQUEST_HANDLERS,
