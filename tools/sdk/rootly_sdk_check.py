@@ -415,6 +415,8 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     week = {"from_": iso(), "to": iso(timedelta(days=7))}
     c.call("listShifts", **week, include="user", schedule_ids=[schedule], user_ids=[int(user)] if user else None, pagesize=50)
     c.call("getScheduleShifts", id=schedule, **week)
+    # Who is on call for the policy, its levels' targets resolved (schedules through their shifts).
+    c.call("listOncalls", include="user", since=iso(), until=iso(timedelta(days=7)), time_zone="Europe/London", filterescalation_policy_ids=escalation_policy)
     c.call("listShiftCoverageRequests", schedule_id=schedule)
     c.call("getShiftCoverageRequest", id=coverage_request)
     c.call("listAllIncidentActionItems")

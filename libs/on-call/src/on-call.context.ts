@@ -10,6 +10,7 @@ import { OnCallModule, ON_CALL_RESOURCES } from './on-call.module';
 import { shiftCoverageRequestSchema } from './shift-coverage-requests/shift-coverage-request.schema';
 import { SHIFT_COVERAGE_REQUESTS_OPENAPI } from './shift-coverage-requests/shift-coverage-requests.openapi';
 import { SHIFTS_OPENAPI } from './shifts/shifts.openapi';
+import { ONCALLS_OPENAPI } from './oncalls/oncalls.openapi';
 
 export const ON_CALL_CONTEXT: ContextDescriptor = {
   name: 'on-call',
@@ -19,8 +20,8 @@ export const ON_CALL_CONTEXT: ContextDescriptor = {
   resources: [...ON_CALL_RESOURCES.map((d) => d.schema), shiftCoverageRequestSchema],
   errors: ON_CALL_ERRORS,
   openapi: {
-    schemas: { ...SHIFTS_OPENAPI.schemas, ...CALENDAR_FEEDS_OPENAPI.schemas, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.schemas },
-    paths: { ...SHIFTS_OPENAPI.paths, ...CALENDAR_FEEDS_OPENAPI.paths, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.paths, ...PATH_LEVELS_OPENAPI.paths },
+    schemas: { ...SHIFTS_OPENAPI.schemas, ...CALENDAR_FEEDS_OPENAPI.schemas, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.schemas, ...ONCALLS_OPENAPI.schemas },
+    paths: { ...SHIFTS_OPENAPI.paths, ...CALENDAR_FEEDS_OPENAPI.paths, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.paths, ...PATH_LEVELS_OPENAPI.paths, ...ONCALLS_OPENAPI.paths },
   },
   // Each schedule resource publishes its lifecycle events (`schedule.created`, ...), each carrying the record's snapshot.
   registerEventContracts: () => {

@@ -21,6 +21,7 @@ import { ShiftCoverageRequestsController } from './shift-coverage-requests/shift
 import { RotationHistoryProjection } from './shifts/rotation-history.projection';
 import { SHIFT_INPUTS, ShiftReader } from './shifts/shift-reader';
 import { ShiftsController } from './shifts/shifts.controller';
+import { OncallsController } from './oncalls/oncalls.controller';
 
 /** The schedule and escalation resources, parents before the records under them. */
 export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
@@ -37,7 +38,7 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
 
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */
 @Module({
-  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController, CalendarFeedsController, ShiftCoverageRequestsController, PathLevelsController],
+  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController, CalendarFeedsController, ShiftCoverageRequestsController, PathLevelsController, OncallsController],
   providers: [
     ...CALENDAR_FEED_HANDLERS,
     ...SHIFT_COVERAGE_REQUEST_HANDLERS,

@@ -1,0 +1,133 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
+import { teamRecords, userRecords } from '@taproot/identity';
+import { JsonApiError, readRecords, type FlatQuery, type ResourceObject, type ResourceSchema } from '@taproot/json-api';
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { escalationPolicySchema } from '../escalation-policies/escalation-policy.schema';
+import { scheduleSchema } from '../schedules/schedule.schema';
+import type { Shift } from '../schedules/engine';
+import { ShiftReader } from '../shifts/shift-reader';
+import { oncallsOf, type LevelOfOncalls, type Oncall, type PathOfOncalls, type PolicyOfOncalls } from './oncalls';
+
+const INCLUDES = ['user', 'schedule', 'escalation_policy'] as const;
+const NOTIFICATION_TYPES = ['audible', 'quiet'];
+
+function instant(name: string, raw: FlatQuery[string]): Date | undefined {
+  if (raw === undefined) return undefined;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  const at = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime())) throw JsonApiError.badParameter(name, `${name} must be an ISO 8601 date or date-time, got '${value}'`);
+  return at;
+}
+
+/** `filter[name]=a,b` (repeats merged). */
+function filterOf(query: FlatQuery, name: string): string[] | undefined {
+  const raw = query[`filter[${name}]`];
+  if (raw === undefined) return undefined;
+  return (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+const oncallId = (o: Oncall) =>
+  createHash('sha256').update([o.escalation_policy_id, o.escalation_policy_path_id, o.escalation_level, o.schedule_id, o.user_id, o.starts_at].join('|')).digest('hex').slice(0, 32);
+
+/**
+ * `GET /v1/oncalls` (reference: listOncalls): who is on call for each escalation policy, path and
+ * level, from the levels' targets and the schedules' shifts (docs/escalation-policies.md).
+ * `since`/`until` bound the window (default: now); the reference's filters and includes.
+ */
+@Controller()
+export class OncallsController {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly shifts: ShiftReader,
+  ) {}
+
+  @Get('v1/oncalls')
+  @RequirePermission('escalation_policies', 'read')
+  async list(@CurrentCaller() caller: Caller, @Query() query: FlatQuery) {
+    const org = caller.organizationId;
+    const since = instant('since', query.since) ?? new Date();
+    const until = instant('until', query.until) ?? since;
+    if (until < since) throw JsonApiError.badParameter('until', 'until must not be before since');
+    if (until.getTime() - since.getTime() > 366 * 86_400_000) throw JsonApiError.badParameter('until', 'since and until may be at most 366 days apart');
+    if (query.time_zone !== undefined) {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: String(query.time_zone) });
+      } catch {
+        throw JsonApiError.badParameter('time_zone', `time_zone must be an IANA time zone name, got '${String(query.time_zone)}'`);
+      }
+    }
+    const include = (typeof query.include === 'string' ? query.include.split(',') : []).map((v) => v.trim()).filter(Boolean);
+    const unknown = include.find((name) => !(INCLUDES as readonly string[]).includes(name));
+    if (unknown) throw JsonApiError.badParameter('include', `Unknown relationship '${unknown}' in include; known: ${INCLUDES.join(', ')}`);
+    const types = filterOf(query, 'notification_types');
+    if (types?.some((t) => !NOTIFICATION_TYPES.includes(t))) throw JsonApiError.badParameter('filter[notification_types]', `filter[notification_types] takes ${NOTIFICATION_TYPES.join(', ')}`);
+    const policyIds = filterOf(query, 'escalation_policy_ids');
+    const groupIds = filterOf(query, 'group_ids');
+    const serviceIds = filterOf(query, 'service_ids');
+
+    const policies = (await this.dataSource.query(
+      `SELECT id::text, name FROM escalation_policies_read WHERE organization_id = $1
+         AND ($2::text[] IS NULL OR id::text = ANY($2)) AND ($3::text[] IS NULL OR group_ids && $3) AND ($4::text[] IS NULL OR service_ids && $4)`,
+      [org, policyIds ?? null, groupIds ?? null, serviceIds ?? null],
+    )) as PolicyOfOncalls[];
+    const ids = policies.map((p) => p.id);
+    const [paths, levels] = (await Promise.all([
+      this.dataSource.query('SELECT id::text, name, "default", notification_type FROM escalation_paths_read WHERE organization_id = $1 AND escalation_policy_id::text = ANY($2)', [org, ids]),
+      this.dataSource.query(
+        'SELECT escalation_policy_id::text, escalation_policy_path_id, position, notification_target_params FROM escalation_levels_read WHERE organization_id = $1 AND escalation_policy_id::text = ANY($2)',
+        [org, ids],
+      ),
+    ])) as [PathOfOncalls[], LevelOfOncalls[]];
+    const targeted = (type: string) => [...new Set(levels.flatMap((l) => l.notification_target_params.filter((t) => t.type === type).map((t) => String(t.id))))];
+    const scheduleIds = (await this.dataSource.query('SELECT id::text, name FROM schedules_read WHERE organization_id = $1 AND id::text = ANY($2)', [org, targeted('schedule')])) as {
+      id: string;
+      name: string;
+    }[];
+    const window = { from: since, to: new Date(Math.max(until.getTime(), since.getTime() + 1)) };
+    const shifts = await this.shifts.shifts(org, scheduleIds.map((s) => s.id), window);
+    const teams = await teamRecords(this.dataSource, org, targeted('team'));
+    const bySchedule = new Map<string, Shift[]>();
+    for (const shift of shifts) bySchedule.set(shift.schedule_id, [...(bySchedule.get(shift.schedule_id) ?? []), shift]);
+    let entries = oncallsOf(
+      levels,
+      {
+        policies: new Map(policies.map((p) => [p.id, p])),
+        paths: new Map(paths.map((p) => [p.id, p])),
+        shifts: bySchedule,
+        scheduleNames: new Map(scheduleIds.map((s) => [s.id, s.name])),
+        teamMembers: new Map([...teams].map(([id, team]) => [id, ((team.attributes.user_ids as number[] | null) ?? []).map(Number)])),
+      },
+      { from: window.from.toISOString(), to: window.to.toISOString() },
+      query.earliest === 'true',
+    );
+    const userIds = filterOf(query, 'user_ids');
+    const schedules = filterOf(query, 'schedule_ids');
+    if (userIds) entries = entries.filter((e) => userIds.includes(String(e.user_id)));
+    if (schedules) entries = entries.filter((e) => e.schedule_id !== null && schedules.includes(e.schedule_id));
+    if (types) entries = entries.filter((e) => e.notification_type !== null && types.includes(e.notification_type));
+    return this.document(org, entries, include);
+  }
+
+  private async document(organizationId: string, entries: Oncall[], include: string[]) {
+    const data: ResourceObject[] = entries.map((o) => ({
+      id: oncallId(o),
+      type: 'on_call_resources',
+      attributes: { ...o },
+      relationships: {
+        user: { data: { id: String(o.user_id), type: 'users' } },
+        schedule: { data: o.schedule_id ? { id: o.schedule_id, type: 'schedules' } : null },
+        escalation_policy: { data: { id: o.escalation_policy_id, type: 'escalation_policies' } },
+      },
+    }));
+    if (include.length === 0) return { data };
+    const included: ResourceObject[] = [];
+    const withRelationships = (records: Map<string, ResourceObject>) => [...records.values()].map((r) => ({ ...r, relationships: r.relationships ?? {} }));
+    if (include.includes('user')) included.push(...withRelationships(await userRecords(this.dataSource, organizationId, [...new Set(entries.map((e) => String(e.user_id)))])));
+    const records = async (schema: ResourceSchema, ids: string[]) => withRelationships(await readRecords(this.dataSource, schema, organizationId, ids));
+    if (include.includes('schedule')) included.push(...(await records(scheduleSchema, [...new Set(entries.flatMap((e) => (e.schedule_id ? [e.schedule_id] : [])))])));
+    if (include.includes('escalation_policy')) included.push(...(await records(escalationPolicySchema, [...new Set(entries.map((e) => e.escalation_policy_id))])));
+    return { data, included };
+  }
+}

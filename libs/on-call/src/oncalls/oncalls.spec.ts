@@ -1,0 +1,57 @@
+import { expect, test } from '@jest/globals';
+import type { Shift } from '../schedules/engine';
+import { oncallsOf, type LevelOfOncalls, type OncallSources } from './oncalls';
+
+const window = { from: '2026-12-01T00:00:00.000Z', to: '2026-12-02T00:00:00.000Z' };
+const shift = (user_id: number, starts_at: string, ends_at: string, extra: Partial<Shift> = {}): Shift => ({
+  schedule_id: 's1',
+  rotation_id: 'r1',
+  user_id,
+  starts_at,
+  ends_at,
+  is_override: false,
+  is_shadow: false,
+  override_id: null,
+  shadow_id: null,
+  shadowed_user_id: null,
+  ...extra,
+});
+const sources: OncallSources = {
+  policies: new Map([['p1', { id: 'p1', name: 'Primary' }]]),
+  paths: new Map([['path1', { id: 'path1', name: 'Default', default: true, notification_type: 'audible' }]]),
+  shifts: new Map([
+    [
+      's1',
+      [
+        shift(7, '2026-11-30T09:00:00.000Z', '2026-12-01T09:00:00.000Z'),
+        shift(8, '2026-12-01T09:00:00.000Z', '2026-12-02T09:00:00.000Z'),
+        shift(9, '2026-12-01T10:00:00.000Z', '2026-12-01T11:00:00.000Z', { is_shadow: true }),
+      ],
+    ],
+  ]),
+  scheduleNames: new Map([['s1', 'Follow the sun']]),
+  teamMembers: new Map([['t1', [3, 4]]]),
+};
+const level = (position: number, targets: LevelOfOncalls['notification_target_params']): LevelOfOncalls => ({
+  escalation_policy_id: 'p1',
+  escalation_policy_path_id: 'path1',
+  position,
+  notification_target_params: targets,
+});
+
+test("a schedule target's users are on call for their shifts overlapping the window (shadows are not), a user's and a team's for the whole window", () => {
+  const entries = oncallsOf([level(1, [{ id: 's1', type: 'schedule' }]), level(2, [{ id: '5', type: 'user' }, { id: 't1', type: 'team' }, { id: 'x', type: 'service' }])], sources, window);
+  expect(entries.map((e) => [e.escalation_level, e.user_id, e.schedule_name, e.starts_at, e.ends_at])).toEqual([
+    [1, 7, 'Follow the sun', '2026-11-30T09:00:00.000Z', '2026-12-01T09:00:00.000Z'],
+    [1, 8, 'Follow the sun', '2026-12-01T09:00:00.000Z', '2026-12-02T09:00:00.000Z'],
+    [2, 3, null, window.from, window.to],
+    [2, 4, null, window.from, window.to],
+    [2, 5, null, window.from, window.to],
+  ]);
+  expect(entries[0]).toMatchObject({ escalation_policy_id: 'p1', escalation_policy_name: 'Primary', escalation_policy_path_name: 'Default', is_default_path: true, notification_type: 'audible' });
+});
+
+test('earliest keeps, per level, only who is on call first', () => {
+  const entries = oncallsOf([level(1, [{ id: 's1', type: 'schedule' }])], sources, window, true);
+  expect(entries.map((e) => e.user_id)).toEqual([7]);
+});
