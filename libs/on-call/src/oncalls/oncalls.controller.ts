@@ -6,27 +6,13 @@ import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { escalationPolicySchema } from '../escalation-policies/escalation-policy.schema';
 import { scheduleSchema } from '../schedules/schedule.schema';
-import type { Shift } from '../schedules/engine';
+import { groupBy } from '../shared/group-by';
+import { instantParameter, listParameter, timeZoneParameter } from '../shared/query-parameters';
 import { ShiftReader } from '../shifts/shift-reader';
 import { oncallsOf, type LevelOfOncalls, type Oncall, type PathOfOncalls, type PolicyOfOncalls } from './oncalls';
 
 const INCLUDES = ['user', 'schedule', 'escalation_policy'] as const;
 const NOTIFICATION_TYPES = ['audible', 'quiet'];
-
-function instant(name: string, raw: FlatQuery[string]): Date | undefined {
-  if (raw === undefined) return undefined;
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  const at = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime())) throw JsonApiError.badParameter(name, `${name} must be an ISO 8601 date or date-time, got '${value}'`);
-  return at;
-}
-
-/** `filter[name]=a,b` (repeats merged). */
-function filterOf(query: FlatQuery, name: string): string[] | undefined {
-  const raw = query[`filter[${name}]`];
-  if (raw === undefined) return undefined;
-  return (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-}
 
 const oncallId = (o: Oncall) =>
   createHash('sha256').update([o.escalation_policy_id, o.escalation_policy_path_id, o.escalation_level, o.schedule_id, o.user_id, o.starts_at].join('|')).digest('hex').slice(0, 32);
@@ -47,25 +33,19 @@ export class OncallsController {
   @RequirePermission('escalation_policies', 'read')
   async list(@CurrentCaller() caller: Caller, @Query() query: FlatQuery) {
     const org = caller.organizationId;
-    const since = instant('since', query.since) ?? new Date();
-    const until = instant('until', query.until) ?? since;
+    const since = instantParameter('since', query.since) ?? new Date();
+    const until = instantParameter('until', query.until) ?? since;
     if (until < since) throw JsonApiError.badParameter('until', 'until must not be before since');
     if (until.getTime() - since.getTime() > 366 * 86_400_000) throw JsonApiError.badParameter('until', 'since and until may be at most 366 days apart');
-    if (query.time_zone !== undefined) {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: String(query.time_zone) });
-      } catch {
-        throw JsonApiError.badParameter('time_zone', `time_zone must be an IANA time zone name, got '${String(query.time_zone)}'`);
-      }
-    }
+    timeZoneParameter('time_zone', query.time_zone);
     const include = (typeof query.include === 'string' ? query.include.split(',') : []).map((v) => v.trim()).filter(Boolean);
     const unknown = include.find((name) => !(INCLUDES as readonly string[]).includes(name));
     if (unknown) throw JsonApiError.badParameter('include', `Unknown relationship '${unknown}' in include; known: ${INCLUDES.join(', ')}`);
-    const types = filterOf(query, 'notification_types');
+    const types = listParameter(query, 'filter[notification_types]');
     if (types?.some((t) => !NOTIFICATION_TYPES.includes(t))) throw JsonApiError.badParameter('filter[notification_types]', `filter[notification_types] takes ${NOTIFICATION_TYPES.join(', ')}`);
-    const policyIds = filterOf(query, 'escalation_policy_ids');
-    const groupIds = filterOf(query, 'group_ids');
-    const serviceIds = filterOf(query, 'service_ids');
+    const policyIds = listParameter(query, 'filter[escalation_policy_ids]');
+    const groupIds = listParameter(query, 'filter[group_ids]');
+    const serviceIds = listParameter(query, 'filter[service_ids]');
 
     const policies = (await this.dataSource.query(
       `SELECT id::text, name FROM escalation_policies_read WHERE organization_id = $1
@@ -88,22 +68,20 @@ export class OncallsController {
     const window = { from: since, to: new Date(Math.max(until.getTime(), since.getTime() + 1)) };
     const shifts = await this.shifts.shifts(org, scheduleIds.map((s) => s.id), window);
     const teams = await teamRecords(this.dataSource, org, targeted('team'));
-    const bySchedule = new Map<string, Shift[]>();
-    for (const shift of shifts) bySchedule.set(shift.schedule_id, [...(bySchedule.get(shift.schedule_id) ?? []), shift]);
     let entries = oncallsOf(
       levels,
       {
         policies: new Map(policies.map((p) => [p.id, p])),
         paths: new Map(paths.map((p) => [p.id, p])),
-        shifts: bySchedule,
+        shifts: groupBy(shifts, (s) => s.schedule_id),
         scheduleNames: new Map(scheduleIds.map((s) => [s.id, s.name])),
         teamMembers: new Map([...teams].map(([id, team]) => [id, ((team.attributes.user_ids as number[] | null) ?? []).map(Number)])),
       },
       { from: window.from.toISOString(), to: window.to.toISOString() },
       query.earliest === 'true',
     );
-    const userIds = filterOf(query, 'user_ids');
-    const schedules = filterOf(query, 'schedule_ids');
+    const userIds = listParameter(query, 'filter[user_ids]');
+    const schedules = listParameter(query, 'filter[schedule_ids]');
     if (userIds) entries = entries.filter((e) => userIds.includes(String(e.user_id)));
     if (schedules) entries = entries.filter((e) => e.schedule_id !== null && schedules.includes(e.schedule_id));
     if (types) entries = entries.filter((e) => e.notification_type !== null && types.includes(e.notification_type));

@@ -1,6 +1,7 @@
 import type { Queryable } from '@taproot/json-api';
 import type { CommitCache } from '@taproot/messaging';
 import { computeShifts, type OverrideInput, type ScheduleRotationInput, type ShadowInput, type Shift } from '../schedules/engine';
+import { groupBy } from '../shared/group-by';
 import type { StoredRotation } from './rotation-history.projection';
 
 /** A window of time, as instants. */
@@ -25,8 +26,7 @@ interface VersionRow {
 
 /** The engine's rotations of each schedule from their stored versions (the last one in force now, the rest its history). */
 function rotationsBySchedule(rows: VersionRow[]): Map<string, ScheduleRotationInput[]> {
-  const byRotation = new Map<string, VersionRow[]>();
-  for (const row of rows) byRotation.set(row.rotation_id, [...(byRotation.get(row.rotation_id) ?? []), row]);
+  const byRotation = groupBy(rows, (row) => row.rotation_id);
   const bySchedule = new Map<string, ScheduleRotationInput[]>();
   for (const [rotationId, versions] of byRotation) {
     let previous: StoredRotation | null = null;
@@ -40,7 +40,9 @@ function rotationsBySchedule(rows: VersionRow[]): Map<string, ScheduleRotationIn
     const current = configs[configs.length - 1];
     const rotation: ScheduleRotationInput = { ...current, id: rotationId, history: configs.slice(0, -1) };
     const scheduleId = versions[0].schedule_id;
-    bySchedule.set(scheduleId, [...(bySchedule.get(scheduleId) ?? []), rotation]);
+    const rotations = bySchedule.get(scheduleId);
+    if (rotations) rotations.push(rotation);
+    else bySchedule.set(scheduleId, [rotation]);
   }
   return bySchedule;
 }
@@ -75,11 +77,8 @@ export async function shiftsOfSchedules(db: Queryable, organizationId: string, s
   ])) as [VersionRow[], Record<string, unknown>[]];
   const rotations = rotationsBySchedule(versions);
   const iso = (d: unknown) => (d as Date).toISOString();
-  const group = <T>(rows: Record<string, unknown>[], map: (r: Record<string, unknown>) => T) => {
-    const by = new Map<string, T[]>();
-    for (const r of rows) by.set(String(r.schedule_id), [...(by.get(String(r.schedule_id)) ?? []), map(r)]);
-    return by;
-  };
+  const group = <T>(rows: Record<string, unknown>[], map: (r: Record<string, unknown>) => T) =>
+    new Map([...groupBy(rows, (r) => String(r.schedule_id))].map(([scheduleId, list]) => [scheduleId, list.map(map)] as const));
   const overridesOf = group<OverrideInput>(overrides, (r) => ({ id: String(r.id), user_id: Number(r.user_id), starts_at: iso(r.starts_at), ends_at: iso(r.ends_at) }));
   const shadowsOf = group<ShadowInput>(shadows, (r) => ({
     id: String(r.id),
@@ -160,7 +159,9 @@ export class ShiftReader {
         const end = Math.min(last, Math.ceil(Date.parse(shift.ends_at) / BUCKET_MS));
         for (let b = start; b < end; b++) {
           const k = key(shift.schedule_id, b);
-          found.set(k, [...(found.get(k) ?? []), shift]);
+          const list = found.get(k);
+          if (list) list.push(shift);
+          else found.set(k, [shift]);
         }
       }
       for (const id of cold) for (let b = first; b < last; b++) this.cache.set(key(id, b), found.get(key(id, b)) ?? [], now);

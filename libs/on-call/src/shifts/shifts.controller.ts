@@ -18,6 +18,7 @@ import { DataSource } from 'typeorm';
 import { onCallShadowSchema } from '../on-call-shadows/on-call-shadow.schema';
 import type { Shift } from '../schedules/engine';
 import { scheduleSchema } from '../schedules/schedule.schema';
+import { instantParameter, listParameter } from '../shared/query-parameters';
 import { ShiftReader, type Window } from './shift-reader';
 import { shiftSchema } from './shift.schema';
 
@@ -27,17 +28,6 @@ const DEFAULT_SPAN_MS = 7 * DAY_MS;
 /** The longest window one request computes: a year and a day (leap years included). */
 export const MAX_SPAN_MS = 366 * DAY_MS;
 
-function instantParameter(name: string, raw: FlatQuery[string]): Date | undefined {
-  if (raw === undefined) return undefined;
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  const at = new Date(value);
-  // A date alone is midnight UTC; anything Date cannot read is refused.
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime())) {
-    throw JsonApiError.badParameter(name, `${name} must be an ISO 8601 date or date-time, got '${value}'`);
-  }
-  return at;
-}
-
 /** `from` and `to` (spec: the reference's query parameters), checked: `to` after `from`, at most a year and a day apart. */
 export function windowOf(query: FlatQuery, now: Date): Window {
   const from = instantParameter('from', query.from) ?? now;
@@ -45,12 +35,6 @@ export function windowOf(query: FlatQuery, now: Date): Window {
   if (to <= from) throw JsonApiError.badParameter('to', 'to must be after from');
   if (to.getTime() - from.getTime() > MAX_SPAN_MS) throw JsonApiError.badParameter('to', 'from and to may be at most 366 days apart');
   return { from, to };
-}
-
-/** A list parameter given as `name[]=a&name[]=b`, `name=a,b` or both. */
-function listParameter(query: FlatQuery, name: string): string[] | undefined {
-  const raw = [query[`${name}[]`], query[name]].flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
-  return raw.length ? raw.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : undefined;
 }
 
 /** A stable id for a computed shift: the same shift gets the same id in every answer. */
@@ -91,12 +75,12 @@ export class ShiftsController {
   @Get('v1/shifts')
   @RequirePermission('schedules', 'read')
   async list(@CurrentCaller() caller: Caller, @Query() query: FlatQuery) {
-    const requested = listParameter(query, 'schedule_ids');
+    const requested = listParameter(query, 'schedule_ids[]', 'schedule_ids');
     const scheduleIds = (await this.dataSource.query(
       `SELECT id FROM schedules_read WHERE organization_id = $1 ${requested ? 'AND id::text = ANY($2::text[])' : ''} ORDER BY created_at, id`,
       requested ? [caller.organizationId, requested.map((id) => id.toLowerCase())] : [caller.organizationId],
     )) as { id: string }[];
-    const userIds = listParameter(query, 'user_ids');
+    const userIds = listParameter(query, 'user_ids[]', 'user_ids');
     if (userIds?.some((id) => !/^\d{1,9}$/.test(id))) throw JsonApiError.badParameter('user_ids[]', 'user_ids[] must be user ids (integers)');
     return this.answer(caller, query, '/v1/shifts', scheduleIds.map((r) => r.id), userIds?.map(Number));
   }
