@@ -1,9 +1,6 @@
-import { responseWithSecret } from '@taproot/json-api';
+import { documentContent, errorsResponse, responseWithSecret } from '@taproot/json-api';
 import { EMAIL_VERIFICATION_PATHS } from './email-addresses/email-addresses.openapi';
 import { OAUTH_APPLICATIONS_OPENAPI } from './oauth/applications';
-
-const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
-const errors = (description: string) => ({ description, ...doc('errors_list') });
 
 /** Operations beyond the declared CRUD: API key rotation and PATCH (reference: rotateApiKey). */
 const API_KEY_EXTRA = {
@@ -37,14 +34,14 @@ const API_KEY_EXTRA = {
         operationId: 'createApiKey',
         summary: 'Creates an API key; the token is in this response only',
         tags: ['ApiKeys'],
-        requestBody: { required: true, ...doc('new_api_key') },
+        requestBody: { required: true, ...documentContent('new_api_key') },
         responses: {
-          '201': { description: 'API key created', ...doc('api_key_with_token_response') },
-          '400': errors('malformed request'),
-          '401': errors('unauthorized'),
-          '403': errors('forbidden'),
-          '415': errors('request body is not application/vnd.api+json'),
-          '422': errors('invalid'),
+          '201': { description: 'API key created', ...documentContent('api_key_with_token_response') },
+          '400': errorsResponse('malformed request'),
+          '401': errorsResponse('unauthorized'),
+          '403': errorsResponse('forbidden'),
+          '415': errorsResponse('request body is not application/vnd.api+json'),
+          '422': errorsResponse('invalid'),
         },
       },
     },
@@ -53,8 +50,8 @@ const API_KEY_EXTRA = {
         operationId: 'patchApiKey',
         summary: 'Update an API key (same as PUT)',
         tags: ['ApiKeys'],
-        requestBody: { required: true, ...doc('update_api_key') },
-        responses: { '200': { description: 'API key updated', ...doc('api_key_response') }, '404': errors('not found'), '422': errors('invalid') },
+        requestBody: { required: true, ...documentContent('update_api_key') },
+        responses: { '200': { description: 'API key updated', ...documentContent('api_key_response') }, '404': errorsResponse('not found'), '422': errorsResponse('invalid') },
       },
     },
     '/v1/api_keys/{id}/rotate': {
@@ -63,12 +60,12 @@ const API_KEY_EXTRA = {
         operationId: 'rotateApiKey',
         summary: 'Rotate an API key (self only); the old token works until grace_period_ends_at (default 24 h)',
         tags: ['ApiKeys'],
-        requestBody: { required: false, ...doc('rotate_api_key') },
+        requestBody: { required: false, ...documentContent('rotate_api_key') },
         responses: {
-          '200': { description: 'API key rotated; the new token is shown once', ...doc('api_key_with_token_response') },
-          '403': errors('a key may only rotate itself'),
-          '404': errors('not found'),
-          '422': errors('invalid'),
+          '200': { description: 'API key rotated; the new token is shown once', ...documentContent('api_key_with_token_response') },
+          '403': errorsResponse('a key may only rotate itself'),
+          '404': errorsResponse('not found'),
+          '422': errorsResponse('invalid'),
         },
       },
     },
@@ -83,9 +80,9 @@ const CURRENT_USER_PATH = {
       summary: 'Get current user',
       tags: ['Users'],
       responses: {
-        '200': { description: 'user found', ...doc('user_response') },
-        '401': errors('responds with unauthorized for invalid token'),
-        '404': errors('the token belongs to an organization-wide or team key, which has no user (code NO_CURRENT_USER)'),
+        '200': { description: 'user found', ...documentContent('user_response') },
+        '401': errorsResponse('responds with unauthorized for invalid token'),
+        '404': errorsResponse('the token belongs to an organization-wide or team key, which has no user (code NO_CURRENT_USER)'),
       },
     },
   },

@@ -1,9 +1,9 @@
+import { errorsResponse } from '@taproot/json-api';
 /**
  * What `/v1/openapi.json` says of the email route and of receipts (docs/alert-sources.md), merged
  * into the alerts' document (alert.openapi.ts) beside the webhook route.
  */
 const MEDIA = 'application/vnd.api+json';
-const errors = (description: string) => ({ description, content: { [MEDIA]: { schema: { $ref: '#/components/schemas/errors_list' } } } });
 
 /** The reference's `receipt`. */
 const RECEIPT = {
@@ -69,11 +69,11 @@ const EMAILS_PATH = {
     requestBody: { required: true, content: { 'message/rfc822': { schema: RAW_EMAIL }, 'text/plain': { schema: RAW_EMAIL }, 'application/json': { schema: PARSED_EMAIL } } },
     responses: {
       '202': INBOUND_ACCEPTED,
-      '401': errors('unknown source, or a missing or wrong signature or secret: nothing is stored'),
-      '409': errors('the alert source is disabled: nothing is stored (code ALERT_SOURCE_DISABLED)'),
-      '413': errors('body larger than 10 MB (raw) or 1 MB (JSON)'),
-      '415': errors('request body is not message/rfc822, text/plain, application/json or application/vnd.api+json'),
-      '422': errors('not an email, or not an email source (pointer: the offending field)'),
+      '401': errorsResponse('unknown source, or a missing or wrong signature or secret: nothing is stored'),
+      '409': errorsResponse('the alert source is disabled: nothing is stored (code ALERT_SOURCE_DISABLED)'),
+      '413': errorsResponse('body larger than 10 MB (raw) or 1 MB (JSON)'),
+      '415': errorsResponse('request body is not message/rfc822, text/plain, application/json or application/vnd.api+json'),
+      '422': errorsResponse('not an email, or not an email source (pointer: the offending field)'),
       '429': { description: 'more than 50 alerts a minute for this source', content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } } } } } },
     },
   },
@@ -87,9 +87,9 @@ const RECEIPT_PATH = {
     parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Receipt ID' }],
     responses: {
       '200': { description: 'receipt found', content: { 'application/json': { schema: { $ref: '#/components/schemas/receipt' } } } },
-      '401': errors('unauthorized'),
-      '403': errors('the caller may not read alerts'),
-      '404': errors("no receipt with this id in the caller's organization"),
+      '401': errorsResponse('unauthorized'),
+      '403': errorsResponse('the caller may not read alerts'),
+      '404': errorsResponse("no receipt with this id in the caller's organization"),
     },
   },
 };

@@ -1,12 +1,9 @@
-import { buildOpenApiDocument, requestDocumentSchema } from '@taproot/json-api';
+import { buildOpenApiDocument, documentContent, errorsResponse, requestDocumentSchema } from '@taproot/json-api';
 import { alertEventSchema } from './alert-event.schema';
 import { alertListSchema, alertSchema, snoozeAlertSchema } from './alert.schema';
 import { REFUSALS } from './alert.state';
 import { ALERT_SOURCE_ROUTES_OPENAPI, INBOUND_ACCEPTED } from '../alert-sources/alert-sources.openapi';
 
-const MEDIA = 'application/vnd.api+json';
-const doc = (schema: string) => ({ content: { [MEDIA]: { schema: { $ref: `#/components/schemas/${schema}` } } } });
-const errors = (description: string) => ({ description, ...doc('errors_list') });
 const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 
 /** The lifecycle operations (reference names); only `snooze` takes a body (`snooze_alert`). */
@@ -31,22 +28,22 @@ function alertsOpenApi() {
   const list = buildOpenApiDocument([alertListSchema], { title: 'alert list', version: '1' }).paths['/v1/alerts'].get as { parameters: unknown[] };
   (paths['/v1/alerts'].get as { parameters: unknown[] }).parameters = list.parameters;
   const create = paths['/v1/alerts'].post as { responses: Record<string, unknown> };
-  create.responses = { ...create.responses, '200': { description: 'an unresolved alert of the same source had the deduplication_key: that alert, updated', ...doc('alert_response') } };
+  create.responses = { ...create.responses, '200': { description: 'an unresolved alert of the same source had the deduplication_key: that alert, updated', ...documentContent('alert_response') } };
   for (const [name, op] of Object.entries(OPERATIONS)) {
     paths[`/v1/alerts/{id}/${name}`] = {
       parameters: [ID],
       post: {
         ...op,
         tags: ['Alerts'],
-        ...(name === 'snooze' ? { requestBody: { required: true, ...doc('snooze_alert') } } : {}),
+        ...(name === 'snooze' ? { requestBody: { required: true, ...documentContent('snooze_alert') } } : {}),
         responses: {
-          '200': { description: 'the alert after the operation (unchanged for an idempotent repeat)', ...doc('alert_response') },
-          '400': errors(`a refused move: ${REFUSALS.not_paging.hint} (open alert); ${REFUSALS.snooze_minutes.hint}`),
-          '401': errors('unauthorized'),
-          '403': errors('the caller may not update alerts'),
-          '404': errors('no such alert'),
-          '415': errors('request body is not application/vnd.api+json'),
-          '422': errors('a move the alert lifecycle refuses (docs/alert-lifecycle.md)'),
+          '200': { description: 'the alert after the operation (unchanged for an idempotent repeat)', ...documentContent('alert_response') },
+          '400': errorsResponse(`a refused move: ${REFUSALS.not_paging.hint} (open alert); ${REFUSALS.snooze_minutes.hint}`),
+          '401': errorsResponse('unauthorized'),
+          '403': errorsResponse('the caller may not update alerts'),
+          '404': errorsResponse('no such alert'),
+          '415': errorsResponse('request body is not application/vnd.api+json'),
+          '422': errorsResponse('a move the alert lifecycle refuses (docs/alert-lifecycle.md)'),
         },
       },
     };
@@ -73,11 +70,11 @@ const INBOUND_PATH = {
     requestBody: { required: true, content: { 'application/json': { schema: { description: "The sender's payload, mapped by the source's configuration", oneOf: [{ type: 'object' }, { type: 'array' }] } } } },
     responses: {
       '202': INBOUND_ACCEPTED,
-      '401': errors('unknown source, or a missing or wrong signature or secret: nothing is stored'),
-      '409': errors('the alert source is disabled: nothing is stored (code ALERT_SOURCE_DISABLED)'),
-      '413': errors('body larger than 1 MB'),
-      '415': errors('request body is neither application/json nor application/vnd.api+json'),
-      '422': errors("the payload or the source's mapping cannot be used (pointer: the offending field)"),
+      '401': errorsResponse('unknown source, or a missing or wrong signature or secret: nothing is stored'),
+      '409': errorsResponse('the alert source is disabled: nothing is stored (code ALERT_SOURCE_DISABLED)'),
+      '413': errorsResponse('body larger than 1 MB'),
+      '415': errorsResponse('request body is neither application/json nor application/vnd.api+json'),
+      '422': errorsResponse("the payload or the source's mapping cannot be used (pointer: the offending field)"),
       '429': { description: 'more than 50 alerts a minute for this source', content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } } } } } },
     },
   },

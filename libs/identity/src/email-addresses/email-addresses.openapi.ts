@@ -1,5 +1,5 @@
-const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
-const errors = (description: string) => ({ description, ...doc('errors_list') });
+import { documentContent, errorsResponse } from '@taproot/json-api';
+
 const id = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 
 /** An e-mail address' verification routes (reference: verifyUserEmailAddress, resendUserEmailAddressVerification). */
@@ -12,11 +12,11 @@ const verification = (operationId: string, summary: string, description: string,
     tags: ['UserEmailAddresses'],
     parameters,
     responses: {
-      '200': { description: ok, ...doc('user_email_address_response') },
-      '401': errors('unauthorized'),
-      '403': errors("another user's address, without update on members"),
-      '404': errors('email address not found'),
-      '422': errors(refused),
+      '200': { description: ok, ...documentContent('user_email_address_response') },
+      '401': errorsResponse('unauthorized'),
+      '403': errorsResponse("another user's address, without update on members"),
+      '404': errorsResponse('email address not found'),
+      '422': errorsResponse(refused),
     },
   },
 });

@@ -1,11 +1,7 @@
-import { BULK_LIMIT, bulkCreateRequestSchema, buildOpenApiDocument, requestDocumentSchema } from '@taproot/json-api';
+import { buildOpenApiDocument, BULK_LIMIT, bulkCreateRequestSchema, documentContent, errorsResponse, requestDocumentSchema } from '@taproot/json-api';
 import { incidentEventSchema } from '../timeline/incident-event.schema';
 import { attachAlertSchema } from './incident-alerts.controller';
 import { incidentImportSchema, incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './incident.schema';
-
-const MEDIA = 'application/vnd.api+json';
-const doc = (schema: string) => ({ content: { [MEDIA]: { schema: { $ref: `#/components/schemas/${schema}` } } } });
-const errors = (description: string) => ({ description, ...doc('errors_list') });
 
 /** Method, request schema (the reference's names) and summary of each operation. */
 const OPERATIONS: Record<IncidentOperationName, { method: 'put' | 'post' | 'delete'; body: string | null; operationId: string; summary: string }> = {
@@ -59,14 +55,14 @@ function importOpenApi(incident: unknown) {
       operationId: 'importIncidents',
       summary: 'Import historical incidents (kind backfilled), all or none',
       tags: ['Incidents'],
-      requestBody: { required: true, ...doc('import_incidents') },
+      requestBody: { required: true, ...documentContent('import_incidents') },
       responses: {
-        '200': { description: 'the incidents imported (or imported before)', ...doc('import_incidents_response') },
-        '400': errors('malformed request body'),
-        '401': errors('unauthorized'),
-        '403': errors('the caller may not create incidents, or private ones (each private item named)'),
-        '415': errors('request body is not application/vnd.api+json'),
-        '422': errors(`more than ${BULK_LIMIT} items, or invalid items: every error points below /entities/<index>, nothing is imported`),
+        '200': { description: 'the incidents imported (or imported before)', ...documentContent('import_incidents_response') },
+        '400': errorsResponse('malformed request body'),
+        '401': errorsResponse('unauthorized'),
+        '403': errorsResponse('the caller may not create incidents, or private ones (each private item named)'),
+        '415': errorsResponse('request body is not application/vnd.api+json'),
+        '422': errorsResponse(`more than ${BULK_LIMIT} items, or invalid items: every error points below /entities/<index>, nothing is imported`),
       },
     },
   };
@@ -76,8 +72,8 @@ function importOpenApi(incident: unknown) {
 /** `/v1/incidents/{incident_id}/alerts` (docs/alerts.md, Alerts on incidents); `alert_list` comes from the alerting context's document. */
 function incidentAlertsPaths() {
   const incidentId = { ...ID, name: 'incident_id' };
-  const alertList = (description: string) => ({ description, ...doc('alert_list') });
-  const refused = { '401': errors('unauthorized'), '404': errors('no such incident (or a private one the caller may not read)') };
+  const alertList = (description: string) => ({ description, ...documentContent('alert_list') });
+  const refused = { '401': errorsResponse('unauthorized'), '404': errorsResponse('no such incident (or a private one the caller may not read)') };
   return {
     '/v1/incidents/{incident_id}/alerts': {
       parameters: [incidentId],
@@ -85,14 +81,14 @@ function incidentAlertsPaths() {
         operationId: 'listIncidentAlerts',
         summary: 'List the alerts attached to an incident (needs incidents read and alerts read)',
         tags: ['Alerts'],
-        responses: { '200': alertList('the incident\'s alerts'), '400': errors('malformed query'), '403': errors('the caller may not read incidents or alerts'), ...refused },
+        responses: { '200': alertList('the incident\'s alerts'), '400': errorsResponse('malformed query'), '403': errorsResponse('the caller may not read incidents or alerts'), ...refused },
       },
       post: {
         operationId: 'attachAlert',
         summary: 'Attach alerts to an incident (events on the alerts and the incident timeline)',
         tags: ['Alerts'],
-        requestBody: { required: true, ...doc('attach_alert') },
-        responses: { '200': alertList('the incident\'s alerts after the attachment'), '403': errors('the caller may not update incidents'), ...refused, '422': errors('an id that is not an alert of the organization') },
+        requestBody: { required: true, ...documentContent('attach_alert') },
+        responses: { '200': alertList('the incident\'s alerts after the attachment'), '403': errorsResponse('the caller may not update incidents'), ...refused, '422': errorsResponse('an id that is not an alert of the organization') },
       },
     },
     '/v1/incidents/{incident_id}/alerts/{alert_id}': {
@@ -101,13 +97,13 @@ function incidentAlertsPaths() {
         operationId: 'getIncidentAlert',
         summary: 'An alert attached to the incident (404 when it is not attached)',
         tags: ['Alerts'],
-        responses: { '200': { description: 'the alert', ...doc('alert_response') }, '403': errors('the caller may not read incidents or alerts'), ...refused },
+        responses: { '200': { description: 'the alert', ...documentContent('alert_response') }, '403': errorsResponse('the caller may not read incidents or alerts'), ...refused },
       },
       delete: {
         operationId: 'detachAlert',
         summary: 'Detach an alert from an incident (events on the alert and the incident timeline)',
         tags: ['Alerts'],
-        responses: { '200': alertList('the incident\'s alerts left'), '403': errors('the caller may not update incidents'), ...refused },
+        responses: { '200': alertList('the incident\'s alerts left'), '403': errorsResponse('the caller may not update incidents'), ...refused },
       },
     },
   };
@@ -130,15 +126,15 @@ function incidentsOpenApi() {
         operationId: op.operationId,
         summary: op.summary,
         tags: ['Incidents'],
-        ...(op.body ? { requestBody: { required: true, ...doc(op.body) } } : {}),
+        ...(op.body ? { requestBody: { required: true, ...documentContent(op.body) } } : {}),
         responses: {
-          '200': { description: 'the incident after the operation', ...doc('incident_response') },
-          '400': errors('malformed request body'),
-          '401': errors('unauthorized'),
-          '403': errors('the caller may not update incidents'),
-          '404': errors('no such incident (or a private one the caller may not read)'),
-          '415': errors('request body is not application/vnd.api+json'),
-          '422': errors('invalid attributes, or a move the incident lifecycle refuses (docs/incident-lifecycle.md)'),
+          '200': { description: 'the incident after the operation', ...documentContent('incident_response') },
+          '400': errorsResponse('malformed request body'),
+          '401': errorsResponse('unauthorized'),
+          '403': errorsResponse('the caller may not update incidents'),
+          '404': errorsResponse('no such incident (or a private one the caller may not read)'),
+          '415': errorsResponse('request body is not application/vnd.api+json'),
+          '422': errorsResponse('invalid attributes, or a move the incident lifecycle refuses (docs/incident-lifecycle.md)'),
         },
       },
     };

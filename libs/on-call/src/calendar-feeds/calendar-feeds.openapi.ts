@@ -1,13 +1,10 @@
-import { buildOpenApiDocument } from '@taproot/json-api';
+import { buildOpenApiDocument, documentContent, errorsResponse } from '@taproot/json-api';
 import { calendarFeedSchema } from './calendar-feed.schema';
 
-const MEDIA = 'application/vnd.api+json';
-const doc = (schema: string) => ({ content: { [MEDIA]: { schema: { $ref: `#/components/schemas/${schema}` } } } });
-const errors = (description: string) => ({ description, ...doc('errors_list') });
 const ID = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
 const TAGS = ['CalendarFeeds'];
-const refused = { '401': errors('unauthorized'), '403': errors('the caller may not read schedules') };
-const one = (description: string) => ({ description, ...doc('calendar_feed_response') });
+const refused = { '401': errorsResponse('unauthorized'), '403': errorsResponse('the caller may not read schedules') };
+const one = (description: string) => ({ description, ...documentContent('calendar_feed_response') });
 
 /**
  * `/v1/calendar_feeds` (Taproot only: the reference has no calendar feeds). The feed itself,
@@ -23,30 +20,30 @@ function calendarFeedsOpenApi() {
           operationId: 'listCalendarFeeds',
           summary: "List the organization's schedule feeds and the caller's own user feed (never their URLs)",
           tags: TAGS,
-          responses: { '200': { description: 'calendar feeds', ...doc('calendar_feed_list') }, ...refused },
+          responses: { '200': { description: 'calendar feeds', ...documentContent('calendar_feed_list') }, ...refused },
         },
         post: {
           operationId: 'createCalendarFeed',
           summary: "Creates a schedule's or the calling user's iCalendar feed, or replaces its URL when it has one",
           tags: TAGS,
-          requestBody: { required: true, ...doc('new_calendar_feed') },
+          requestBody: { required: true, ...documentContent('new_calendar_feed') },
           responses: {
             '200': one('the existing feed with a new URL: the previous one stopped working'),
             '201': one('the new feed, with its secret URL (shown once)'),
             ...refused,
-            '404': errors('no such schedule'),
-            '422': errors('invalid attributes, or a user feed asked by a key without a user'),
+            '404': errorsResponse('no such schedule'),
+            '422': errorsResponse('invalid attributes, or a user feed asked by a key without a user'),
           },
         },
       },
       '/v1/calendar_feeds/{id}': {
         parameters: ID,
-        get: { operationId: 'getCalendarFeed', summary: 'Retrieves a calendar feed (never its URL)', tags: TAGS, responses: { '200': one('calendar feed found'), ...refused, '404': errors('no such feed') } },
+        get: { operationId: 'getCalendarFeed', summary: 'Retrieves a calendar feed (never its URL)', tags: TAGS, responses: { '200': one('calendar feed found'), ...refused, '404': errorsResponse('no such feed') } },
         delete: {
           operationId: 'deleteCalendarFeed',
           summary: 'Revokes a calendar feed: its URL answers 404 from now on',
           tags: TAGS,
-          responses: { '200': one('calendar feed revoked'), ...refused, '404': errors('no such feed') },
+          responses: { '200': one('calendar feed revoked'), ...refused, '404': errorsResponse('no such feed') },
         },
       },
       '/v1/calendar_feeds/{id}/rotate': {
@@ -55,7 +52,7 @@ function calendarFeedsOpenApi() {
           operationId: 'rotateCalendarFeed',
           summary: "Replaces a calendar feed's URL: the previous one stops working at once",
           tags: TAGS,
-          responses: { '200': one('the feed with its new secret URL (shown once)'), ...refused, '404': errors('no such feed') },
+          responses: { '200': one('the feed with its new secret URL (shown once)'), ...refused, '404': errorsResponse('no such feed') },
         },
       },
     },

@@ -1,5 +1,5 @@
-const MEDIA = 'application/vnd.api+json';
-const errors = (description: string) => ({ description, content: { [MEDIA]: { schema: { $ref: '#/components/schemas/errors_list' } } } });
+import { documentContent, errorsResponse } from '@taproot/json-api';
+
 const query = (name: string, schema: Record<string, unknown>, description: string) => ({ in: 'query', name, required: false, schema, description });
 const linkage = (type: string) => ({ type: 'object', properties: { data: { type: 'object', nullable: true, properties: { id: { type: 'string' }, type: { type: 'string', enum: [type] } } } } });
 const nullableString = (description: string) => ({ type: 'string', nullable: true, description });
@@ -63,10 +63,10 @@ export const ONCALLS_OPENAPI = {
           ),
         ],
         responses: {
-          '200': { description: 'success', content: { [MEDIA]: { schema: { $ref: '#/components/schemas/oncall_list' } } } },
-          '400': errors('a bad since, until, time_zone, include or filter'),
-          '401': errors('unauthorized'),
-          '403': errors('the caller may not read escalation policies'),
+          '200': { description: 'success', ...documentContent('oncall_list') },
+          '400': errorsResponse('a bad since, until, time_zone, include or filter'),
+          '401': errorsResponse('unauthorized'),
+          '403': errorsResponse('the caller may not read escalation policies'),
         },
       },
     },

@@ -1,9 +1,6 @@
-import { requestDocumentSchema } from '@taproot/json-api';
+import { documentContent, errorsResponse, requestDocumentSchema } from '@taproot/json-api';
 import { coverageRangeSchema } from './shift-coverage-request.schema';
 
-const MEDIA = 'application/vnd.api+json';
-const doc = (schema: string) => ({ content: { [MEDIA]: { schema: { $ref: `#/components/schemas/${schema}` } } } });
-const errors = (description: string) => ({ description, ...doc('errors_list') });
 const TAGS = ['ShiftCoverageRequests'];
 
 /** A create answers a list: the range may hold several shifts, one request each. */
@@ -13,14 +10,14 @@ const create = (operationId: string, summary: string) => ({
   description:
     "Creates coverage requests for the shifts overlapping the requested time range (of user_id when given), one per shift, each covering the part of its shift inside the range. Coverage for another user's shift needs the schedule_override create permission (422 otherwise).",
   tags: TAGS,
-  requestBody: { required: true, ...doc('new_shift_coverage_request') },
+  requestBody: { required: true, ...documentContent('new_shift_coverage_request') },
   responses: {
-    '201': { description: 'the coverage requests created, one per shift', ...doc('shift_coverage_request_list') },
-    '401': errors('unauthorized'),
-    '403': errors('the caller may not read schedules'),
-    '404': errors('no such schedule'),
-    '415': errors('request body is not application/vnd.api+json'),
-    '422': errors("invalid range, unknown user, no shift in the range, another user's shift without the override permission, or a key without a user"),
+    '201': { description: 'the coverage requests created, one per shift', ...documentContent('shift_coverage_request_list') },
+    '401': errorsResponse('unauthorized'),
+    '403': errorsResponse('the caller may not read schedules'),
+    '404': errorsResponse('no such schedule'),
+    '415': errorsResponse('request body is not application/vnd.api+json'),
+    '422': errorsResponse("invalid range, unknown user, no shift in the range, another user's shift without the override permission, or a key without a user"),
   },
 });
 

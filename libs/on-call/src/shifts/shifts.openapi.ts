@@ -1,9 +1,6 @@
-import { buildOpenApiDocument } from '@taproot/json-api';
+import { buildOpenApiDocument, documentContent, errorsResponse } from '@taproot/json-api';
 import { shiftSchema } from './shift.schema';
 
-const MEDIA = 'application/vnd.api+json';
-const doc = (schema: string) => ({ content: { [MEDIA]: { schema: { $ref: `#/components/schemas/${schema}` } } } });
-const errors = (description: string) => ({ description, ...doc('errors_list') });
 const query = (name: string, schema: Record<string, unknown>, description: string) => ({ in: 'query', name, required: false, schema, description });
 
 const WINDOW = [
@@ -12,12 +9,12 @@ const WINDOW = [
 ];
 const PAGES = [query('page[number]', { type: 'integer', minimum: 1 }, 'Page number'), query('page[size]', { type: 'integer', minimum: 1 }, 'Page size (at most 100)')];
 const INCLUDE = query('include', { type: 'string', enum: Object.keys(shiftSchema.relationships ?? {}) }, 'Comma-separated: user, assignee (the user on call), shift_override, shift_shadow');
-const refused = { '400': errors('a bad from, to, include or page parameter'), '401': errors('unauthorized'), '403': errors('the caller may not read schedules') };
+const refused = { '400': errorsResponse('a bad from, to, include or page parameter'), '401': errorsResponse('unauthorized'), '403': errorsResponse('the caller may not read schedules') };
 
 /** `/v1/shifts` and `/v1/schedules/{id}/shifts` (reference: listShifts, getScheduleShifts), with the shift documents. */
 function shiftsOpenApi() {
   const generated = buildOpenApiDocument([shiftSchema], { title: 'shifts', version: '1' });
-  const list = (description: string) => ({ description, ...doc('shift_list') });
+  const list = (description: string) => ({ description, ...documentContent('shift_list') });
   return {
     schemas: generated.components.schemas,
     paths: {
@@ -43,7 +40,7 @@ function shiftsOpenApi() {
           summary: "Retrieves a schedule's shifts in a window",
           tags: ['Shifts'],
           parameters: [INCLUDE, ...WINDOW, ...PAGES],
-          responses: { '200': list('schedule shifts found'), ...refused, '404': errors('no such schedule') },
+          responses: { '200': list('schedule shifts found'), ...refused, '404': errorsResponse('no such schedule') },
         },
       },
     },

@@ -1,8 +1,5 @@
-import { buildOpenApiDocument, responseWithSecret } from '@taproot/json-api';
+import { buildOpenApiDocument, documentContent, errorsResponse, responseWithSecret } from '@taproot/json-api';
 import { newOAuthApplicationSchema } from './application.schema';
-
-const doc = (schema: string) => ({ content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
-const errors = (description: string) => ({ description, ...doc('errors_list') });
 
 /** The create payload as the declaration of creates builds it (client_credentials is the only grant type). */
 const newApplication = (buildOpenApiDocument([newOAuthApplicationSchema], { title: '', version: '' }).components.schemas as Record<string, unknown>)
@@ -24,14 +21,14 @@ export const OAUTH_APPLICATIONS_OPENAPI = {
         operationId: 'createOauthApplication',
         summary: 'Creates a client-credentials application and its service user; the secret is in this response only',
         tags: ['OauthApplications'],
-        requestBody: { required: true, ...doc('new_oauth_application') },
+        requestBody: { required: true, ...documentContent('new_oauth_application') },
         responses: {
-          '201': { description: 'application created', ...doc('oauth_application_with_secret_response') },
-          '400': errors('malformed request'),
-          '401': errors('unauthorized'),
-          '403': errors('forbidden'),
-          '415': errors('request body is not application/vnd.api+json'),
-          '422': errors('invalid (e.g. an unknown scope)'),
+          '201': { description: 'application created', ...documentContent('oauth_application_with_secret_response') },
+          '400': errorsResponse('malformed request'),
+          '401': errorsResponse('unauthorized'),
+          '403': errorsResponse('forbidden'),
+          '415': errorsResponse('request body is not application/vnd.api+json'),
+          '422': errorsResponse('invalid (e.g. an unknown scope)'),
         },
       },
     },
@@ -40,12 +37,12 @@ export const OAUTH_APPLICATIONS_OPENAPI = {
         operationId: 'patchOauthApplication',
         summary: 'Update an OAuth application (same as PUT)',
         tags: ['OauthApplications'],
-        requestBody: { required: true, ...doc('update_oauth_application') },
+        requestBody: { required: true, ...documentContent('update_oauth_application') },
         responses: {
-          '200': { description: 'application updated', ...doc('oauth_application_response') },
-          '404': errors('not found'),
-          '409': errors('revoked'),
-          '422': errors('invalid'),
+          '200': { description: 'application updated', ...documentContent('oauth_application_response') },
+          '404': errorsResponse('not found'),
+          '409': errorsResponse('revoked'),
+          '422': errorsResponse('invalid'),
         },
       },
     },
@@ -56,9 +53,9 @@ export const OAUTH_APPLICATIONS_OPENAPI = {
         summary: 'Replace the client secret; the old one stops working at once',
         tags: ['OauthApplications'],
         responses: {
-          '200': { description: 'new secret, shown once', ...doc('oauth_application_with_secret_response') },
-          '404': errors('not found'),
-          '409': errors('revoked, or a public client without a secret'),
+          '200': { description: 'new secret, shown once', ...documentContent('oauth_application_with_secret_response') },
+          '404': errorsResponse('not found'),
+          '409': errorsResponse('revoked, or a public client without a secret'),
         },
       },
     },

@@ -38,6 +38,11 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const content = (schema: unknown) => ({ [JSON_API_MEDIA_TYPE]: { schema } });
 const response = (description: string, schemaName: string) => ({ description, content: content(ref(schemaName)) });
 
+/** A JSON:API body of the named component schema, for a hand-written operation's request or response. */
+export const documentContent = (schemaName: string) => ({ content: content(ref(schemaName)) });
+/** A hand-written operation's error response: an `errors_list` document. */
+export const errorsResponse = (description: string) => response(description, 'errors_list');
+
 /** `alert_routes` -> `AlertRoutes`; `status-pages` -> `StatusPages`. */
 function pascal(name: string): string {
   return name
