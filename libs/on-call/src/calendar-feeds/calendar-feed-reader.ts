@@ -3,7 +3,7 @@ import { userRecords } from '@taproot/identity';
 import type { Queryable, ResourceObject } from '@taproot/json-api';
 import type { Shift } from '../schedules/engine';
 import { shiftsOfSchedules, type Window } from '../shifts/shift-reader';
-import { shiftId } from '../shifts/shifts.controller';
+import { shiftId } from '../shifts/shift-reader';
 import type { FeedCalendar, FeedEvent } from './calendar-ics';
 
 const DAY_MS = 24 * 3_600_000;

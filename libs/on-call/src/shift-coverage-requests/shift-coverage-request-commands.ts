@@ -10,7 +10,7 @@ import { scheduleSchema } from '../schedules/schedule.schema';
 import { USERS } from '../shared/references';
 import { orderIssues, refuse } from '../shared/times';
 import { shiftsOfSchedules } from '../shifts/shift-reader';
-import { MAX_SPAN_MS, shiftId } from '../shifts/shifts.controller';
+import { MAX_SPAN_MS, shiftId } from '../shifts/shift-reader';
 import { shiftCoverageRequestDefinition } from './shift-coverage-request.schema';
 
 /** What both commands name: the resource, and the caller whose permissions decide. */

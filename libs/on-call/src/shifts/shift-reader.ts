@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '@taproot/json-api';
 import type { CommitCache } from '@taproot/messaging';
 import { computeShifts, type OverrideInput, type ScheduleRotationInput, type ShadowInput, type Shift } from '../schedules/engine';
@@ -127,7 +128,16 @@ const BUCKET_MS = 7 * 24 * 3_600_000;
 export const SHIFT_INPUTS = /^(schedule|schedule_rotation|schedule_rotation_user|schedule_rotation_active_day|override_shift|on_call_shadow)\./;
 
 /** What makes a shift itself: the same shift computed for two weeks it spans is one. */
-const identity = (s: Shift) => `${s.schedule_id}|${s.rotation_id ?? s.override_id}|${s.shadow_id ?? ''}|${s.user_id}|${s.starts_at}`;
+const shiftKey = (s: Shift) => [s.schedule_id, s.rotation_id ?? s.override_id, s.shadow_id ?? '', s.user_id, s.starts_at].join('|');
+
+/** A stable id for a computed shift: the same shift gets the same id in every answer (and feed, and coverage request). */
+export function shiftId(shift: Shift): string {
+  const hex = createHash('sha256').update(shiftKey(shift)).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The longest window one computation covers: a year and a day (leap years included). */
+export const MAX_SPAN_MS = 366 * 24 * 3_600_000;
 
 /**
  * `shiftsOfSchedules` behind a cache of each schedule's shifts per week, which a commit of a
@@ -174,7 +184,7 @@ export class ShiftReader {
       for (let b = first; b < last; b++) {
         for (const shift of found.get(key(id, b)) ?? this.cache.get(key(id, b), now) ?? []) {
           if (shift.ends_at <= from || shift.starts_at >= to) continue;
-          const k = identity(shift);
+          const k = shiftKey(shift);
           if (seen.has(k)) continue;
           seen.add(k);
           shifts.push(shift);

@@ -13,20 +13,17 @@ import {
   type IncludeSource,
   type ResourceObject,
 } from '@taproot/json-api';
-import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { onCallShadowSchema } from '../on-call-shadows/on-call-shadow.schema';
 import type { Shift } from '../schedules/engine';
 import { scheduleSchema } from '../schedules/schedule.schema';
 import { instantParameter, listParameter } from '../shared/query-parameters';
-import { ShiftReader, type Window } from './shift-reader';
+import { MAX_SPAN_MS, ShiftReader, shiftId, type Window } from './shift-reader';
 import { shiftSchema } from './shift.schema';
 
 const DAY_MS = 24 * 3_600_000;
 /** Without `to`, a week from `from` (without `from`: now). */
 const DEFAULT_SPAN_MS = 7 * DAY_MS;
-/** The longest window one request computes: a year and a day (leap years included). */
-export const MAX_SPAN_MS = 366 * DAY_MS;
 
 /** `from` and `to` (spec: the reference's query parameters), checked: `to` after `from`, at most a year and a day apart. */
 export function windowOf(query: FlatQuery, now: Date): Window {
@@ -37,13 +34,6 @@ export function windowOf(query: FlatQuery, now: Date): Window {
   return { from, to };
 }
 
-/** A stable id for a computed shift: the same shift gets the same id in every answer. */
-export function shiftId(shift: Shift): string {
-  const hex = createHash('sha256')
-    .update([shift.schedule_id, shift.rotation_id ?? shift.override_id, shift.shadow_id ?? '', shift.user_id, shift.starts_at].join('|'))
-    .digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
 
 const toObject = (shift: Shift): ResourceObject => ({
   id: shiftId(shift),
