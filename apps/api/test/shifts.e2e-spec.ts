@@ -1,7 +1,8 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, unique } from './support/json-api';
+import { created } from './support/json-api';
+import { OpenApiValidator } from './support/openapi-ajv';
 import { weeklySchedule as weeklyScheduleOf } from './support/schedules';
 
 type Attributes = Record<string, unknown>;
@@ -92,6 +93,8 @@ describe('shifts of schedules', () => {
     assert.equal(shifts[at + 1].starts_at, endsAt, 'and resumes where it ends');
     assert.equal(shifts[at - 1].user_id, shifts[at + 1].user_id);
 
+    // The served document describes what is answered (the fuzzer found created_at required once).
+    new OpenApiValidator((await send('GET', '/v1/openapi.json')).body, 'served').assertValid('shift_list', body, 'GET /v1/shifts');
     const overrideShift = body.data[at];
     assert.deepEqual(overrideShift.relationships?.shift_override.data, { id: override.id, type: 'shift_overrides' });
     assert.deepEqual(overrideShift.relationships?.assignee.data, { id: String(carol), type: 'users' });

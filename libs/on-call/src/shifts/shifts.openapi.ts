@@ -15,8 +15,11 @@ const refused = { '400': errorsResponse('a bad from, to, include or page paramet
 function shiftsOpenApi() {
   const generated = buildOpenApiDocument([shiftSchema], { title: 'shifts', version: '1' });
   const list = (description: string) => ({ description, ...documentContent('shift_list') });
+  // A shift is computed, never stored: it has no created_at/updated_at, and the reference requires these.
+  const { created_at: _created, updated_at: _updated, ...properties } = (generated.components.schemas.shift as { properties: Record<string, unknown> }).properties;
+  const shift = { type: 'object', properties, required: ['schedule_id', 'rotation_id', 'starts_at', 'ends_at', 'is_override', 'is_shadow'] };
   return {
-    schemas: generated.components.schemas,
+    schemas: { ...generated.components.schemas, shift },
     paths: {
       '/v1/shifts': {
         get: {
