@@ -9,3 +9,4 @@ export { incidentTypeSchema, incidentTypeDefinition } from './incident-types/inc
 
 export { CATALOG_MIGRATIONS } from './migrations';
 export { existingCatalogIds, catalogRecords, catalogRecordsOf, catalogIdsNamed, type CatalogType } from './references';
+export { pagingTargetsOf, type PagingTarget } from './paging-targets';
