@@ -20,3 +20,4 @@ export * from './oauth/signing-keys';
 export * from './scim';
 export { CONTACT_METHOD_RESOURCES } from './contact-methods.module';
 export { issueEmailVerificationToken, VERIFICATION_TOKEN_TTL_MS } from './email-addresses/email-verification';
+export { contactPlansOf, deliveriesOf, type ContactPlan, type Delivery, type NotificationType } from './notification-rules/contact-plan';
