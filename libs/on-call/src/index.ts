@@ -14,3 +14,21 @@ export { escalationPathSchema, escalationPathDefinition } from './escalation-pat
 export { escalationLevelSchema, escalationLevelDefinition } from './escalation-levels/escalation-level.schema';
 export * from './schedules/engine';
 export { shiftsOfSchedules, type Window } from './shifts/shift-reader';
+export {
+  choosePath,
+  firstStep,
+  nextStep,
+  pickRecipients,
+  type AlertFacts,
+  type EscalationPlan,
+  type NotificationTarget,
+  type PagingStrategy,
+  type PathRule,
+  type PlanLevel,
+  type PlanPath,
+  type Step,
+  type TimeRestriction,
+  type WeekDay,
+} from './paging-plan/escalation-plan';
+export { escalationPlanOf, existingEscalationPolicyIds, escalationPolicyIdsOfTeams } from './paging-plan/escalation-plan-reader';
+export { levelRecipients, type LevelRecipient, type ShiftSource } from './paging-plan/level-recipients';

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
-import { teamRecords, userRecords } from '@taproot/identity';
+import { userRecords } from '@taproot/identity';
 import { JsonApiError, readRecords, type FlatQuery, type ResourceObject, type ResourceSchema } from '@taproot/json-api';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,7 @@ import { escalationPolicySchema } from '../escalation-policies/escalation-policy
 import { scheduleSchema } from '../schedules/schedule.schema';
 import { groupBy } from '../shared/group-by';
 import { instantParameter, listParameter, timeZoneParameter } from '../shared/query-parameters';
+import { teamMembersOf } from '../shared/team-members';
 import { ShiftReader } from '../shifts/shift-reader';
 import { oncallsOf, type LevelOfOncalls, type Oncall, type PathOfOncalls, type PolicyOfOncalls } from './oncalls';
 
@@ -67,7 +68,7 @@ export class OncallsController {
     }[];
     const window = { from: since, to: new Date(Math.max(until.getTime(), since.getTime() + 1)) };
     const shifts = await this.shifts.shifts(org, scheduleIds.map((s) => s.id), window);
-    const teams = await teamRecords(this.dataSource, org, targeted('team'));
+    const teams = await teamMembersOf(this.dataSource, org, targeted('team'));
     let entries = oncallsOf(
       levels,
       {
@@ -75,7 +76,7 @@ export class OncallsController {
         paths: new Map(paths.map((p) => [p.id, p])),
         shifts: groupBy(shifts, (s) => s.schedule_id),
         scheduleNames: new Map(scheduleIds.map((s) => [s.id, s.name])),
-        teamMembers: new Map([...teams].map(([id, team]) => [id, ((team.attributes.user_ids as number[] | null) ?? []).map(Number)])),
+        teamMembers: new Map([...teams].map(([id, team]) => [id, team.members])),
       },
       { from: window.from.toISOString(), to: window.to.toISOString() },
       query.earliest === 'true',
