@@ -88,6 +88,51 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ SHIFT_CACHE_TTL_MS: '0' }).shiftCacheTtlMs, 0);
   });
 
+  test('paging channels: none without SMTP_URL or Twilio credentials; SMTP_FROM and TWILIO_API_URL have defaults', () => {
+    const none = loadConfig({});
+    assert.equal(none.smtpUrl, null);
+    assert.equal(none.smtpFrom, 'Taproot <taproot@localhost>');
+    assert.equal(none.twilio, null);
+    const set = loadConfig({
+      SMTP_URL: 'smtps://pager:p%40ss@mail.example.com:465',
+      SMTP_FROM: 'On call <oncall@example.com>',
+      TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+      TWILIO_AUTH_TOKEN: 'token',
+      TWILIO_FROM_NUMBER: '+15005550006',
+    });
+    assert.equal(set.smtpUrl, 'smtps://pager:p%40ss@mail.example.com:465');
+    assert.equal(set.smtpFrom, 'On call <oncall@example.com>');
+    assert.deepEqual(set.twilio, { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'token', fromNumber: '+15005550006', apiUrl: 'https://api.twilio.com' });
+    const compatible = loadConfig({ TWILIO_ACCOUNT_SID: 'project', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM_NUMBER: '+15005550006', TWILIO_API_URL: 'https://example.signalwire.com/api/laml/' });
+    assert.equal(compatible.twilio?.apiUrl, 'https://example.signalwire.com/api/laml');
+  });
+
+  test('the Twilio credentials are all or none: one message naming the three and the unset ones, never the token', () => {
+    assert.throws(
+      () => loadConfig({ TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'secret-token' }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.message === 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER must be set together (unset: TWILIO_FROM_NUMBER)',
+    );
+    assert.throws(() => loadConfig({ TWILIO_FROM_NUMBER: '+15005550006' }), /must be set together \(unset: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN\)/);
+  });
+
+  test('acknowledge links: a secret derived from the cursor secret unless set, 24 hours unless set', () => {
+    const c = loadConfig({});
+    assert.equal(c.acknowledgeLinkTtlHours, 24);
+    assert.ok(c.acknowledgeLinkSecret.length >= 32);
+    assert.notEqual(c.acknowledgeLinkSecret, c.cursorSecret);
+    assert.equal(loadConfig({}).acknowledgeLinkSecret, c.acknowledgeLinkSecret, 'stable across starts: links sent before a restart still work');
+    assert.notEqual(loadConfig({ CURSOR_SECRET: 'own-cursor-secret' }).acknowledgeLinkSecret, c.acknowledgeLinkSecret, 'a deployment\'s own cursor secret gives it its own');
+    const set = loadConfig({ ACKNOWLEDGE_LINK_SECRET: 's'.repeat(32), ACKNOWLEDGE_LINK_TTL_HOURS: '2' });
+    assert.equal(set.acknowledgeLinkSecret, 's'.repeat(32));
+    assert.equal(set.acknowledgeLinkTtlHours, 2);
+  });
+
+  test('never echoes an SMTP_URL (it may hold a password)', () => {
+    assert.throws(() => loadConfig({ SMTP_URL: 'http://user:hunter2@mail' }), (e: unknown) => e instanceof ConfigError && /SMTP_URL must be an smtp/.test(e.message) && !e.message.includes('hunter2'));
+  });
+
   test('reads the external database and Kafka brokers, trimming the broker list', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/x', KAFKA_BROKERS: 'k1:9092, k2:9092' });
     assert.equal(c.databaseUrl, 'postgres://u:p@db:5432/x');
@@ -108,6 +153,13 @@ describe('loadConfig', () => {
     ['OAUTH_REFRESH_GRACE_SECONDS', '-1', /OAUTH_REFRESH_GRACE_SECONDS must be an integer/],
     ['OAUTH_SIGNING_KEY', '{"kty":"EC"}', /OAUTH_SIGNING_KEY must be a private RSA/],
     ['OAUTH_SIGNING_KEY', 'not json', /OAUTH_SIGNING_KEY must be a JSON Web Key/],
+    ['SMTP_URL', 'mail.example.com:25', /SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/],
+    ['SMTP_URL', 'smtp://', /SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/],
+    ['SMTP_FROM', 'Taproot', /SMTP_FROM must be an address/],
+    ['TWILIO_FROM_NUMBER', '5005550006', /TWILIO_FROM_NUMBER must be an E\.164 phone number/],
+    ['TWILIO_API_URL', 'api.twilio.com', /TWILIO_API_URL must be an http\(s\) URL/],
+    ['ACKNOWLEDGE_LINK_SECRET', 'short', /ACKNOWLEDGE_LINK_SECRET must be at least 32/],
+    ['ACKNOWLEDGE_LINK_TTL_HOURS', '0', /ACKNOWLEDGE_LINK_TTL_HOURS must be between 1 and 720/],
   ] as const) {
     test(`refuses ${name}=${value} with a message naming the variable`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && message.test(e.message));

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { resolve } from 'node:path';
 import { brokersOf, readEnvironment } from './environment';
 
@@ -67,6 +68,23 @@ export interface TaprootConfig {
   oauthSigningKey: Record<string, unknown> | null;
   /** How long a rotated refresh token still works (`OAUTH_REFRESH_GRACE_SECONDS`). */
   oauthRefreshGraceSeconds: number;
+  /** The SMTP relay that pages by e-mail (`SMTP_URL`, smtp:// or smtps://). Unset: no e-mail channel. */
+  smtpUrl: string | null;
+  /** The From of paging e-mails (`SMTP_FROM`). */
+  smtpFrom: string;
+  /**
+   * The Twilio (or Twilio-compatible) account that pages by SMS and voice call: the three
+   * `TWILIO_*` credentials, all or none. Unset: no SMS or call channel.
+   */
+  twilio: { accountSid: string; authToken: string; fromNumber: string; apiUrl: string } | null;
+  /**
+   * Signs the one-click acknowledge links of notifications (`ACKNOWLEDGE_LINK_SECRET`). Unset:
+   * derived from `cursorSecret`, so a deployment that sets CURSOR_SECRET has its own without more
+   * setup, and the cursor secret cannot be learnt from it.
+   */
+  acknowledgeLinkSecret: string;
+  /** How long an acknowledge link works (`ACKNOWLEDGE_LINK_TTL_HOURS`). */
+  acknowledgeLinkTtlHours: number;
 }
 
 export class ConfigError extends Error {
@@ -86,6 +104,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
   const host = v.HOST ?? '127.0.0.1';
   const port = int(v.PORT, 3000);
   const authPort = int(v.AUTH_PORT, 3001);
+  const cursorSecret = v.CURSOR_SECRET ?? 'taproot-cursor-v1';
   return {
     port,
     authPort,
@@ -99,7 +118,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     bootstrapApiKey: v.BOOTSTRAP_API_KEY ?? null,
     bootstrapAdmin: v.BOOTSTRAP_ADMIN_EMAIL && v.BOOTSTRAP_ADMIN_PASSWORD ? { email: v.BOOTSTRAP_ADMIN_EMAIL, password: v.BOOTSTRAP_ADMIN_PASSWORD } : null,
     logLevel: (v.LOG_LEVEL ?? 'info') as TaprootConfig['logLevel'],
-    cursorSecret: v.CURSOR_SECRET ?? 'taproot-cursor-v1',
+    cursorSecret,
     relayPollMs: int(v.RELAY_POLL_MS, 250),
     authCacheTtlMs: int(v.AUTH_CACHE_TTL_MS, 5000),
     shiftCacheTtlMs: int(v.SHIFT_CACHE_TTL_MS, 5000),
@@ -115,6 +134,14 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     keyEncryptionKeyIsDefault: !v.OAUTH_KEY_ENCRYPTION_KEY,
     oauthSigningKey: v.OAUTH_SIGNING_KEY ? (JSON.parse(v.OAUTH_SIGNING_KEY) as Record<string, unknown>) : null,
     oauthRefreshGraceSeconds: int(v.OAUTH_REFRESH_GRACE_SECONDS, 60),
+    smtpUrl: v.SMTP_URL ?? null,
+    smtpFrom: v.SMTP_FROM ?? 'Taproot <taproot@localhost>',
+    // Validation saw to it that the three are set together.
+    twilio: v.TWILIO_ACCOUNT_SID && v.TWILIO_AUTH_TOKEN && v.TWILIO_FROM_NUMBER
+      ? { accountSid: v.TWILIO_ACCOUNT_SID, authToken: v.TWILIO_AUTH_TOKEN, fromNumber: v.TWILIO_FROM_NUMBER, apiUrl: (v.TWILIO_API_URL ?? 'https://api.twilio.com').replace(/\/+$/, '') }
+      : null,
+    acknowledgeLinkSecret: v.ACKNOWLEDGE_LINK_SECRET ?? createHmac('sha256', cursorSecret).update('taproot.acknowledge-link-secret.v1').digest('base64url'),
+    acknowledgeLinkTtlHours: int(v.ACKNOWLEDGE_LINK_TTL_HOURS, 24),
   };
 }
 

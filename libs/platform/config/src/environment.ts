@@ -20,13 +20,23 @@ function Integer(min: number, max: number): PropertyDecorator {
   };
 }
 
-/** Set only together with `other` (a sign-in is an e-mail and a password). */
-function SetTogetherWith(other: keyof Environment, options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'setTogetherWith', validator: { validate: (_value: unknown, a: ValidationArguments) => (a.object as Environment)[other] !== undefined } }, {
-    message: (a: ValidationArguments) => [a.property, other].sort().join(' and ') + ' must be set together',
+/**
+ * Set only together with the rest of `group` (a sign-in is an e-mail and a password; Twilio needs
+ * an account, its token and a number). The message names the group and what is unset; each set
+ * member reports the same message, which `readEnvironment` gives once.
+ */
+function SetTogether(group: (keyof Environment)[], options?: ValidationOptions): PropertyDecorator {
+  const unset = (object: object) => group.filter((name) => (object as Environment)[name] === undefined);
+  const names = [...group].sort();
+  return ValidateBy({ name: 'setTogether', validator: { validate: (_value: unknown, a: ValidationArguments) => unset(a.object).length === 0 } }, {
+    message: (a: ValidationArguments) => `${names.slice(0, -1).join(', ')} and ${names.at(-1)} must be set together (unset: ${unset(a.object).join(', ')})`,
     ...options,
   });
 }
+
+const BOOTSTRAP_ADMIN: (keyof Environment)[] = ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD'];
+const TWILIO: (keyof Environment)[] = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'];
+const E164 = /^\+[1-9]\d{1,14}$/;
 
 /**
  * The process environment as the apps read it, validated with class-validator at start-up: each
@@ -53,13 +63,13 @@ export class Environment {
   @IsOptional() @MinLength(16, { message: 'BOOTSTRAP_API_KEY must be at least 16 characters' }) BOOTSTRAP_API_KEY?: string;
 
   @IsOptional()
-  @SetTogetherWith('BOOTSTRAP_ADMIN_PASSWORD')
+  @SetTogether(BOOTSTRAP_ADMIN)
   @Matches(/^[^\s@]+@[^\s@]+$/, { message: (a: ValidationArguments) => `BOOTSTRAP_ADMIN_EMAIL must be an e-mail address, got "${String(a.value)}"` })
   BOOTSTRAP_ADMIN_EMAIL?: string;
 
   /** Not trimmed (spaces may be part of a password), never echoed. 8: the sign-in pages' minimum (libs/identity, oauth/credentials.ts). */
   @IsOptional()
-  @SetTogetherWith('BOOTSTRAP_ADMIN_EMAIL')
+  @SetTogether(BOOTSTRAP_ADMIN)
   @MinLength(8, { message: 'BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters' })
   BOOTSTRAP_ADMIN_PASSWORD?: string;
 
@@ -88,6 +98,27 @@ export class Environment {
   OAUTH_SIGNING_KEY?: string;
 
   @Integer(0, 86_400) OAUTH_REFRESH_GRACE_SECONDS?: string;
+
+  /** Never echoed: the URL may carry the relay's password. */
+  @IsOptional() @Matches(/^smtps?:\/\/[^\s/?#]+/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL with a host' }) SMTP_URL?: string;
+
+  @IsOptional()
+  @Matches(/^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, { message: (a: ValidationArguments) => `SMTP_FROM must be an address, as "Name <user@host>" or "user@host", got "${String(a.value)}"` })
+  SMTP_FROM?: string;
+
+  @IsOptional() @SetTogether(TWILIO) TWILIO_ACCOUNT_SID?: string;
+  /** Never echoed. */
+  @IsOptional() @SetTogether(TWILIO) TWILIO_AUTH_TOKEN?: string;
+
+  @IsOptional()
+  @SetTogether(TWILIO)
+  @Matches(E164, { message: (a: ValidationArguments) => `TWILIO_FROM_NUMBER must be an E.164 phone number (+ and up to 15 digits), got "${String(a.value)}"` })
+  TWILIO_FROM_NUMBER?: string;
+
+  @IsOptional() @Matches(HTTP_URL, urlMessage) TWILIO_API_URL?: string;
+  /** Holders of a link could guess a short secret offline (the link carries a MAC made with it). */
+  @IsOptional() @MinLength(32, { message: 'ACKNOWLEDGE_LINK_SECRET must be at least 32 characters' }) ACKNOWLEDGE_LINK_SECRET?: string;
+  @Integer(1, 720) ACKNOWLEDGE_LINK_TTL_HOURS?: string;
 }
 
 export const brokersOf = (list: string) => list.split(',').map((b) => b.trim()).filter(Boolean);
@@ -116,6 +147,7 @@ export function readEnvironment(env: Record<string, string | undefined>): { valu
     const raw = UNTRIMMED.has(name) ? env[name] : env[name]?.trim();
     if (raw) (values as Record<string, string>)[name] = raw;
   }
-  const problems = validateSync(values, { forbidUnknownValues: false }).flatMap((error) => Object.values(error.constraints ?? {}));
+  // A group set only in part (SetTogether) reports one message from each member that is set.
+  const problems = [...new Set(validateSync(values, { forbidUnknownValues: false }).flatMap((error) => Object.values(error.constraints ?? {})))];
   return { values, problems };
 }
