@@ -5,13 +5,14 @@ import { ALERTS_OPENAPI } from './alerts/alert.openapi';
 import { registerAlertingEventContracts } from './event-contracts';
 import { ALERTING_MIGRATIONS } from './migrations';
 import { ALERTING_ERRORS } from './errors';
+import { PAGING_OPENAPI } from './paging/paging.openapi';
 
 export const ALERTING_CONTEXT: ContextDescriptor = {
   name: 'alerting',
   module: AlertingModule,
   migrations: ALERTING_MIGRATIONS,
   resources: ALERTING_RESOURCES.map((d) => d.schema),
-  openapi: ALERTS_OPENAPI,
+  openapi: { schemas: { ...ALERTS_OPENAPI.schemas, ...PAGING_OPENAPI.schemas }, paths: { ...ALERTS_OPENAPI.paths, ...PAGING_OPENAPI.paths } },
   errors: ALERTING_ERRORS,
   inbound: INBOUND_MEDIA_TYPES,
   registerEventContracts: registerAlertingEventContracts,

@@ -12,14 +12,26 @@ import { ALERT_COMMAND_HANDLERS } from './alerts/commands';
 import { alertEventDefinition } from './alerts/alert-event.schema';
 import { alertDefinition } from './alerts/alert.schema';
 import { AlertsController } from './alerts/alerts.controller';
+import { AlertAcknowledgementsController } from './paging/alert-acknowledgements.controller';
+import { notificationChannelsOf } from './paging/channels/channels';
+import { NOTIFICATION_CHANNELS, PagingEngine } from './paging/paging-engine';
+import { CreatePageHandler } from './paging/pages/create-page.handler';
+import { PagesController } from './paging/pages/pages.controller';
 
 export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition];
 
-/** The alerting bounded context: alert urgencies and fields, alerts and their events; sources arrive next. */
+/** The alerting bounded context: alert urgencies and fields, alert sources, alerts, their events, and paging. */
 @Module({
   // The alert controller goes first: its routes (`/v1/alerts/...`) are its own.
-  controllers: [AlertsController, AlertIngestionController, AlertReceiptsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
-  providers: [...ALERT_COMMAND_HANDLERS, IngestAlertsHandler],
+  controllers: [AlertsController, AlertAcknowledgementsController, PagesController, AlertIngestionController, AlertReceiptsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
+  providers: [
+    ...ALERT_COMMAND_HANDLERS,
+    IngestAlertsHandler,
+    CreatePageHandler,
+    // Paging: the channels this process delivers through, and the engine that fires steps and sends.
+    { provide: NOTIFICATION_CHANNELS, useFactory: (config: TaprootConfig) => notificationChannelsOf(config), inject: [TAPROOT_CONFIG] },
+    PagingEngine,
+  ],
 })
 export class AlertingModule implements OnModuleInit {
   constructor(

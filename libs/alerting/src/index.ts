@@ -14,3 +14,4 @@ export { alertSourceSchema, alertSourceDefinition, ALERT_SOURCE_TYPES } from './
 export { signBody, SIGNATURE_HEADER } from './ingestion';
 export { existingAlertIds, alertSummaries, linkAlertsToIncident, type IncidentLink } from './incident-links/alert-incident-links';
 export { ALERT_INCIDENTS, asSeenBy, withAlertIncludes, type AlertIncidents } from './alerts/alert-includes';
+export { PagingEngine, NOTIFICATION_CHANNELS, type NotificationChannels } from './paging/paging-engine';

@@ -20,7 +20,28 @@ export const ALERT_EVENT_KINDS = [
 ] as const;
 
 /** The reference's `alert_event.action` values Taproot writes today. */
-export const ALERT_EVENT_ACTIONS = ['created', 'updated', 'added', 'acknowledged', 'resolved', 'snoozed', 'escalated', 'triggered', 'open', 'deferred', 'attached', 'removed'] as const;
+export const ALERT_EVENT_ACTIONS = [
+  'created',
+  'updated',
+  'added',
+  'acknowledged',
+  'resolved',
+  'snoozed',
+  'escalated',
+  'triggered',
+  'open',
+  'deferred',
+  'attached',
+  'removed',
+  // Written by paging (docs/paging.md).
+  'paged',
+  'escalation_policy_paged',
+  'level_skipped',
+  'emailed',
+  'texted',
+  'called',
+  'notified',
+] as const;
 export type AlertEventAction = (typeof ALERT_EVENT_ACTIONS)[number];
 
 /** `alert_event.page_reason` values (spec Events 5). */
@@ -50,7 +71,7 @@ export const alertEventSchema = defineResource({
     details: { type: 'string', nullable: true, required: true, minLength: 1, maxLength: 10000, description: 'Note message.' },
     user_id: { type: 'integer', nullable: true, writable: false, description: 'ID of the user who wrote it or acted; null for a key without a user' },
     source: { type: 'string', enum: ALERT_EVENT_SOURCES, default: 'api', writable: false, description: 'Who wrote it: api (a request: a note, an operation, an attachment) or system (an alert source sending, the lifecycle on its own)' },
-    // Filled by paging (its issue); null on every event until then.
+    // Filled by paging's events (docs/paging.md); null on the others.
     page_reason: { type: 'string', enum: PAGE_REASONS, nullable: true, writable: false, description: 'Why a paged event paged: manual_reassignment when an explicit ownership transfer paged (null otherwise)' },
     escalation_level: { type: 'integer', nullable: true, writable: false, description: 'The escalation level a paging event reached' },
     escalation_target_type: { type: 'string', nullable: true, writable: false, description: 'e.g. EscalationPolicy, User: what a paging event paged' },

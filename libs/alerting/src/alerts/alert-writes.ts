@@ -8,6 +8,8 @@ import { alertSchema } from './alert.schema';
 import { checkAlertReferences, requireAlertReferences } from './notification-targets';
 import { ALERT_STAMPS, transition, type AlertMove, type AlertOperation, type AlertStatus, type AlertTransition } from './alert.state';
 import { AlertingError, REFUSAL_CODES, AlertingErrorCode } from '../errors';
+import { checkPagingOrder, escalatePaging, pagingTimer, reassignPaging, startPaging, stopPaging, type PagingOrder } from '../paging/paging-schedule';
+import { alertTargetsOf, reassignment } from '../paging/paging-targets';
 
 /** Who acts on alerts: every alert command carries it. */
 export interface AlertAccess {
@@ -18,7 +20,16 @@ export interface AlertAccess {
 }
 
 /** What `changeAlert` is asked to do: a PATCH's attributes (which may set `status`), or one of the operations. */
-export type AlertChange = { kind: 'update'; attributes: Row } | { kind: 'operation'; operation: AlertOperation; delayMinutes?: unknown };
+export type AlertChange =
+  | { kind: 'update'; attributes: Row }
+  | { kind: 'operation'; operation: AlertOperation; delayMinutes?: unknown; order?: PagingOrder; resolution?: Resolution };
+
+/** How a resolve was asked for (reference `resolve_alert`). */
+export interface Resolution {
+  message: string | null;
+  /** Announced on `alert.resolved`: the incidents context resolves the alert's incidents. */
+  relatedIncidents: boolean;
+}
 
 /** What a create answers: the alert, and whether an unresolved alert with the same key took it in. */
 export interface AlertCreated {
@@ -29,8 +40,28 @@ export interface AlertCreated {
 const trailWriter = new ResourceWriter(alertTrailDefinition);
 
 /** Writes one alert event (the alert's timeline line) in the change's transaction. */
-async function record(ctx: WriteContext, access: AlertAccess, alertId: string, kind: string, action: AlertEventAction, details: string, keep: Keep): Promise<void> {
+export async function recordAlertEvent(ctx: WriteContext, access: AlertAccess, alertId: string, kind: string, action: AlertEventAction, details: string, keep: Keep): Promise<void> {
   keep(await trailWriter.create(ctx, { kind, action, details, user_id: access.userId, source: eventSource(access.actor) }, alertId));
+}
+
+/** What paging writes on the alert's timeline: a level paged or skipped, a notification sent or failed. */
+export interface PagingEventLine {
+  action: AlertEventAction;
+  details: string;
+  level: number | null;
+  targetType: string | null;
+  pageReason: string | null;
+}
+
+/** Writes a paging line of the alert's timeline (kind `notification`, source `system`). */
+export async function recordPagingEvent(ctx: WriteContext, keep: Keep, alertId: string, line: PagingEventLine): Promise<void> {
+  keep(
+    await trailWriter.create(
+      ctx,
+      { kind: 'notification', action: line.action, details: line.details, user_id: null, source: 'system', escalation_level: line.level, escalation_target_type: line.targetType, page_reason: line.pageReason },
+      alertId,
+    ),
+  );
 }
 
 /**
@@ -122,7 +153,7 @@ export async function createAlert(writer: ResourceWriter, ctx: WriteContext, kee
       const changes = Object.fromEntries(REFRESHED.filter((name) => name in attributes).map((name) => [name, attributes[name]]));
       const current = await writer.load(ctx.manager, ctx.organizationId, existing.id, true);
       const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep, urgencyChange(current, changes));
-      await record(ctx, access, alert.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert${dropped}`, keep);
+      await recordAlertEvent(ctx, access, alert.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert${dropped}`, keep);
       return { alert, deduplicated: true };
     }
   }
@@ -134,8 +165,35 @@ export async function createAlert(writer: ResourceWriter, ctx: WriteContext, kee
   const stamps = Object.fromEntries(ALERT_STAMPS[status].filter((s) => attributes[s] == null).map((s) => [s, ctx.now]));
   const result = await writer.create(ctx, { ...attributes, ...stamps, status, short_id: randomBytes(5).toString('hex') });
   const alert = announce(ctx, result, [], keep);
-  await record(ctx, access, alert.id, 'informational', 'created', `Alert created (${status})${dropped}`, keep);
+  await recordAlertEvent(ctx, access, alert.id, 'informational', 'created', `Alert created (${status})${dropped}`, keep);
+  if (status === 'triggered') await startPaging(ctx, alert.id, alertTargetsOf(attributes));
   return { alert, deduplicated: false };
+}
+
+/** What a change does to the alert's paging (docs/paging.md), in its transaction. */
+async function repage(ctx: WriteContext, before: Row, after: Row, t: Extract<AlertTransition, { ok: true }> | null, order: PagingOrder | undefined): Promise<void> {
+  const id = String(after.id);
+  if (t === null) {
+    if (after.status === 'triggered') await reassignPaging(ctx, id, reassignment(before, after));
+    return;
+  }
+  if (t.paging === 'page') {
+    if (before.status === 'triggered') await escalatePaging(ctx, id, alertTargetsOf(after), order);
+    else await startPaging(ctx, id, alertTargetsOf(after), order);
+  } else if (t.paging === 'cancel' || t.paging === 'defer') {
+    await stopPaging(ctx, id);
+    if (t.paging === 'defer') await pagingTimer(ctx, id, 'wake', after.snoozed_until as Date);
+    else if (t.status === 'acknowledged') await retriggerLater(ctx, id, after.alert_urgency_id);
+  }
+}
+
+/** An acknowledged alert nobody resolves is triggered again after its urgency's `retrigger_timeout_minutes`. */
+async function retriggerLater(ctx: WriteContext, alertId: string, urgencyId: unknown): Promise<void> {
+  if (urgencyId == null) return;
+  const [urgency] = (await ctx.manager.query('SELECT retrigger_timeout_minutes FROM alert_urgencies WHERE organization_id = $1 AND id = $2', [ctx.organizationId, urgencyId])) as {
+    retrigger_timeout_minutes: number | null;
+  }[];
+  if (urgency?.retrigger_timeout_minutes) await pagingTimer(ctx, alertId, 'retrigger', new Date(ctx.now.getTime() + urgency.retrigger_timeout_minutes * 60_000));
 }
 
 /** The alert event action of a status reached by a move. */
@@ -168,6 +226,7 @@ export async function changeAlert(writer: ResourceWriter, ctx: WriteContext, kee
   }
   const t = move ? transition(from, move) : null;
   if (t && !t.ok) throw refusal(t);
+  if (change.kind === 'operation') await checkPagingOrder(ctx, change.order);
   const moved = t !== null && t.ok && t.changed;
   if (moved) {
     changes.status = t.status;
@@ -178,14 +237,20 @@ export async function changeAlert(writer: ResourceWriter, ctx: WriteContext, kee
   }
   if (Object.keys(changes).length === 0) return snapshotObject(alertSchema, current as Snapshot);
   const extra: { type: string; payload?: Row }[] = [];
-  if (moved && t.event) extra.push({ type: t.event, payload: t.delayMinutes === undefined ? {} : { delay_minutes: t.delayMinutes } });
+  const resolution = change.kind === 'operation' ? change.resolution : undefined;
+  if (moved && t.event) {
+    const payload = t.delayMinutes !== undefined ? { delay_minutes: t.delayMinutes } : resolution ? { resolution_message: resolution.message, resolve_related_incidents: resolution.relatedIncidents } : {};
+    extra.push({ type: t.event, payload });
+  }
   if (moved && (t.paging === 'cancel' || t.paging === 'defer')) extra.push({ type: ALERT_EVENTS.pagingCancelled, payload: { previous_status: from } });
   const alert = announce(ctx, await writer.update(ctx, String(current.id), changes), extra, keep, urgencyChange(current, changes));
   if (moved) {
-    const details = t.delayMinutes === undefined ? `Alert ${from} → ${t.status}` : `Alert snoozed for ${t.delayMinutes} minutes`;
-    await record(ctx, access, alert.id, 'status_update', actionOf(move!, t.status), details, keep);
+    const how = resolution?.message ? `: ${resolution.message}` : '';
+    const details = t.delayMinutes === undefined ? `Alert ${from} → ${t.status}${how}` : `Alert snoozed for ${t.delayMinutes} minutes`;
+    await recordAlertEvent(ctx, access, alert.id, 'status_update', actionOf(move!, t.status), details, keep);
   }
+  await repage(ctx, current, { ...current, ...changes }, moved ? t : null, change.kind === 'operation' ? change.order : undefined);
   const others = Object.keys(changes).filter((n) => !['status', 'started_at', 'ended_at', 'snoozed_until'].includes(n));
-  if (others.length) await record(ctx, access, alert.id, 'informational', 'updated', `Alert updated: ${others.join(', ')}`, keep);
+  if (others.length) await recordAlertEvent(ctx, access, alert.id, 'informational', 'updated', `Alert updated: ${others.join(', ')}`, keep);
   return alert;
 }

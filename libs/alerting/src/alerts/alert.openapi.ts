@@ -6,7 +6,20 @@ import { ALERT_SOURCE_ROUTES_OPENAPI, INBOUND_ACCEPTED } from '../alert-sources/
 
 const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 
-/** The lifecycle operations (reference names); only `snooze` takes a body (`snooze_alert`). */
+/** An operation's request document: `data` of type alerts with these attributes (the reference's `additionalProperties: false`). */
+const operationBody = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  properties: { data: { type: 'object', properties: { type: { type: 'string', enum: ['alerts'] }, attributes: { type: 'object', additionalProperties: false, properties } } } },
+});
+
+/** The reference's bodies of `escalate` and `resolve` (both optional); `snooze` requires its own. */
+const OPERATION_BODIES: Record<string, { schema: string; required: boolean }> = {
+  snooze: { schema: 'snooze_alert', required: true },
+  escalate: { schema: 'escalate_alert', required: false },
+  resolve: { schema: 'resolve_alert', required: false },
+};
+
+/** The lifecycle operations (reference names). */
 const OPERATIONS = {
   acknowledge: { operationId: 'acknowledgeAlert', summary: 'Acknowledge an alert' },
   resolve: { operationId: 'resolveAlert', summary: 'Resolve an alert (a non-paging one too)' },
@@ -23,7 +36,18 @@ const OPERATIONS = {
  */
 function alertsOpenApi() {
   const generated = buildOpenApiDocument([alertSchema, alertEventSchema], { title: 'alerts', version: '1' });
-  const schemas: Record<string, unknown> = { ...generated.components.schemas, snooze_alert: requestDocumentSchema(snoozeAlertSchema, 'create') };
+  const schemas: Record<string, unknown> = {
+    ...generated.components.schemas,
+    snooze_alert: requestDocumentSchema(snoozeAlertSchema, 'create'),
+    escalate_alert: operationBody({
+      escalation_policy_id: { type: 'string', description: 'The escalation policy to escalate to; omitted, the policies the alert pages' },
+      escalation_policy_level: { type: 'integer', minimum: 1, description: 'The level to page; omitted, the next level (same policy) or level 1 (another policy)' },
+    }),
+    resolve_alert: operationBody({
+      resolution_message: { type: 'string', nullable: true, maxLength: 10000, description: "How the alert was resolved (written on the alert's timeline)" },
+      resolve_related_incidents: { type: 'boolean', nullable: true, description: 'Resolve the incidents the alert is attached to as well' },
+    }),
+  };
   const paths = { ...generated.paths } as Record<string, Record<string, unknown>>;
   const list = buildOpenApiDocument([alertListSchema], { title: 'alert list', version: '1' }).paths['/v1/alerts'].get as { parameters: unknown[] };
   (paths['/v1/alerts'].get as { parameters: unknown[] }).parameters = list.parameters;
@@ -35,7 +59,7 @@ function alertsOpenApi() {
       post: {
         ...op,
         tags: ['Alerts'],
-        ...(name === 'snooze' ? { requestBody: { required: true, ...documentContent('snooze_alert') } } : {}),
+        ...(OPERATION_BODIES[name] ? { requestBody: { required: OPERATION_BODIES[name].required, ...documentContent(OPERATION_BODIES[name].schema) } } : {}),
         responses: {
           '200': { description: 'the alert after the operation (unchanged for an idempotent repeat)', ...documentContent('alert_response') },
           '400': errorsResponse(`a refused move: ${REFUSALS.not_paging.hint} (open alert); ${REFUSALS.snooze_minutes.hint}`),
@@ -43,7 +67,7 @@ function alertsOpenApi() {
           '403': errorsResponse('the caller may not update alerts'),
           '404': errorsResponse('no such alert'),
           '415': errorsResponse('request body is not application/vnd.api+json'),
-          '422': errorsResponse('a move the alert lifecycle refuses (docs/alert-lifecycle.md)'),
+          '422': errorsResponse('a move the alert lifecycle refuses (docs/alert-lifecycle.md), or an attribute of the body (pointer: the attribute)'),
         },
       },
     };

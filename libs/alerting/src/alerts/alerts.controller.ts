@@ -5,6 +5,7 @@ import { catalogIdsNamed } from '@taproot/catalog';
 import { actorOf, AlertCreationLimit, CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { teamIdsNamed } from '@taproot/identity';
 import {
+  JsonApiError,
   listDocument,
   parseInclude,
   parseListQuery,
@@ -16,7 +17,8 @@ import {
 } from '@taproot/json-api';
 import { ResourceReader } from '@taproot/resources';
 import { DataSource } from 'typeorm';
-import type { AlertAccess, AlertCreated } from './alert-writes';
+import type { PagingOrder } from '../paging/paging-schedule';
+import type { AlertAccess, AlertCreated, Resolution } from './alert-writes';
 import {
   AcknowledgeAlertCommand,
   CreateAlertCommand,
@@ -46,10 +48,28 @@ const LIST_FILTERS: Record<keyof typeof ALERT_LIST_FILTERS, VirtualFilter> = {
   labels: { target: 'label_pairs' },
 };
 
-/** The operation's body: `snooze` needs `delay_minutes` (reference `snooze_alert`); the others take none. */
-function delayOf(body: unknown): unknown {
-  const attributes = (body as { data?: { attributes?: Record<string, unknown> } } | undefined)?.data?.attributes;
-  return attributes?.delay_minutes;
+/** An operation's `data.attributes` (the body is optional: acknowledge and escalate may have none). */
+function operationAttributes(body: unknown): Record<string, unknown> {
+  const attributes = (body as { data?: { attributes?: unknown } } | undefined)?.data?.attributes;
+  return attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) ? (attributes as Record<string, unknown>) : {};
+}
+
+const invalid = (attribute: string, detail: string) => JsonApiError.invalidAttributes([{ attribute, detail: `${attribute}: ${detail}` }]);
+
+/** `escalate_alert`: the policy to escalate to and its level (reference: both optional). */
+function pagingOrderOf(body: unknown): PagingOrder {
+  const { escalation_policy_id: policyId, escalation_policy_level: level } = operationAttributes(body);
+  if (policyId != null && (typeof policyId !== 'string' || policyId === '')) throw invalid('escalation_policy_id', 'must be the id of an escalation policy');
+  if (level != null && !(Number.isInteger(level) && (level as number) >= 1)) throw invalid('escalation_policy_level', 'must be an integer of at least 1');
+  return { ...(policyId == null ? {} : { policyId: policyId as string }), ...(level == null ? {} : { level: level as number }) };
+}
+
+/** `resolve_alert`: how it was resolved, and whether its incidents go with it (reference: both optional). */
+function resolutionOf(body: unknown): Resolution {
+  const { resolution_message: message, resolve_related_incidents: related } = operationAttributes(body);
+  if (message != null && (typeof message !== 'string' || message.length > 10000)) throw invalid('resolution_message', 'must be a text of at most 10000 characters');
+  if (related != null && typeof related !== 'boolean') throw invalid('resolve_related_incidents', 'must be true or false');
+  return { message: (message as string | null | undefined) ?? null, relatedIncidents: related === true };
 }
 
 /** `/v1/alerts`: create (deduplicated, rate limited), read, update and the lifecycle operations; permission family `alerts` (docs/alerts.md). */
@@ -127,21 +147,21 @@ export class AlertsController {
   @Post(':id/resolve')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  resolve(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return this.dispatch(principal, new ResolveAlertCommand(accessOf(principal), id));
+  resolve(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    return this.dispatch(principal, new ResolveAlertCommand(accessOf(principal), id, resolutionOf(body)));
   }
 
   @Post(':id/snooze')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
   snooze(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.dispatch(principal, new SnoozeAlertCommand(accessOf(principal), id, delayOf(body)));
+    return this.dispatch(principal, new SnoozeAlertCommand(accessOf(principal), id, operationAttributes(body).delay_minutes));
   }
 
   @Post(':id/escalate')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  escalate(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return this.dispatch(principal, new EscalateAlertCommand(accessOf(principal), id));
+  escalate(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    return this.dispatch(principal, new EscalateAlertCommand(accessOf(principal), id, pagingOrderOf(body)));
   }
 }

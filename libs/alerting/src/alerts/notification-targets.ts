@@ -1,6 +1,7 @@
 import { existingCatalogIds } from '@taproot/catalog';
 import { existingTeamIds, existingUserIds } from '@taproot/identity';
 import { JsonApiError } from '@taproot/json-api';
+import { existingEscalationPolicyIds } from '@taproot/on-call';
 import type { Row, WriteContext } from '@taproot/resources';
 import { NOTIFICATION_TARGET_TYPES } from './alert.schema';
 import { AlertingErrorCode } from '../errors';
@@ -8,17 +9,14 @@ import { AlertingErrorCode } from '../errors';
 type NotificationTargetType = (typeof NOTIFICATION_TARGET_TYPES)[number];
 type Kind = 'users' | 'groups' | 'services' | 'environments' | 'functionalities' | 'escalation_policies';
 
-/**
- * Where each kind of record an alert names lives, through its owning context's lookup. Escalation
- * policies do not exist yet (the on-call issue adds them): until then every such id is unknown.
- */
+/** Where each kind of record an alert names lives, through its owning context's lookup. */
 const KINDS: Record<Kind, { noun: string; existing(ctx: WriteContext, ids: string[]): Promise<Set<string>> }> = {
   users: { noun: 'a user', existing: (ctx, ids) => existingUserIds(ctx.manager, ctx.organizationId, ids) },
   groups: { noun: 'a group', existing: (ctx, ids) => existingTeamIds(ctx.manager, ctx.organizationId, ids) },
   services: { noun: 'a service', existing: (ctx, ids) => existingCatalogIds(ctx.manager, ctx.organizationId, 'services', ids) },
   environments: { noun: 'an environment', existing: (ctx, ids) => existingCatalogIds(ctx.manager, ctx.organizationId, 'environments', ids) },
   functionalities: { noun: 'a functionality', existing: (ctx, ids) => existingCatalogIds(ctx.manager, ctx.organizationId, 'functionalities', ids) },
-  escalation_policies: { noun: 'an escalation policy', existing: async () => new Set() },
+  escalation_policies: { noun: 'an escalation policy', existing: (ctx, ids) => existingEscalationPolicyIds(ctx.manager, ctx.organizationId, ids) },
 };
 
 const TARGET_KINDS: Record<NotificationTargetType, Kind> = {

@@ -83,6 +83,11 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ ALERT_CREATION_LIMIT_PER_MINUTE: '5000' }).alertCreationLimitPerMinute, 5000);
   });
 
+  test('the paging engine polls every 100 ms unless PAGING_POLL_MS says otherwise (0: only when run)', () => {
+    assert.equal(loadConfig({}).pagingPollMs, 100);
+    assert.equal(loadConfig({ PAGING_POLL_MS: '0' }).pagingPollMs, 0);
+  });
+
   test('reuses computed shifts for 5 s unless SHIFT_CACHE_TTL_MS says otherwise (0: never)', () => {
     assert.equal(loadConfig({}).shiftCacheTtlMs, 5000);
     assert.equal(loadConfig({ SHIFT_CACHE_TTL_MS: '0' }).shiftCacheTtlMs, 0);
@@ -148,6 +153,7 @@ describe('loadConfig', () => {
     ['BOOTSTRAP_API_KEY', 'short', /at least 16 characters/],
     ['ALERT_CREATION_LIMIT_PER_MINUTE', '0', /ALERT_CREATION_LIMIT_PER_MINUTE must be between/],
     ['SHIFT_CACHE_TTL_MS', '600001', /SHIFT_CACHE_TTL_MS must be between/],
+    ['PAGING_POLL_MS', '60001', /PAGING_POLL_MS must be between/],
     ['AUTH_ISSUER', 'auth.example.com', /AUTH_ISSUER must be an http\(s\) URL/],
     ['OAUTH_KEY_ENCRYPTION_KEY', 'too-short', /OAUTH_KEY_ENCRYPTION_KEY must be at least 32/],
     ['OAUTH_REFRESH_GRACE_SECONDS', '-1', /OAUTH_REFRESH_GRACE_SECONDS must be an integer/],

@@ -39,6 +39,12 @@ export interface TaprootConfig {
    * process clears them at once, one made through another replica shows within this bound.
    */
   shiftCacheTtlMs: number;
+  /**
+   * How often the paging engine looks for due escalation steps and notifications when no alert
+   * change wakes it (`PAGING_POLL_MS`): the bound on how late a timer fires. 0: never on its own
+   * (tests run its passes themselves).
+   */
+  pagingPollMs: number;
   /** Per API key per sliding minute (spec, Limits: 3000; see docs/decisions/0001). */
   rateLimitReadsPerMinute: number;
   rateLimitWritesPerMinute: number;
@@ -122,6 +128,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     relayPollMs: int(v.RELAY_POLL_MS, 250),
     authCacheTtlMs: int(v.AUTH_CACHE_TTL_MS, 5000),
     shiftCacheTtlMs: int(v.SHIFT_CACHE_TTL_MS, 5000),
+    pagingPollMs: int(v.PAGING_POLL_MS, 100),
     rateLimitReadsPerMinute: int(v.RATE_LIMIT_READS_PER_MINUTE, 3000),
     rateLimitWritesPerMinute: int(v.RATE_LIMIT_WRITES_PER_MINUTE, 3000),
     alertCreationLimitPerMinute: int(v.ALERT_CREATION_LIMIT_PER_MINUTE, 50),

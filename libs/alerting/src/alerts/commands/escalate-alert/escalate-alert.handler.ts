@@ -6,6 +6,6 @@ import { EscalateAlertCommand } from './escalate-alert.command';
 @CommandHandler(EscalateAlertCommand)
 export class EscalateAlertHandler extends AlertChangeHandler {
   execute(c: EscalateAlertCommand): Promise<ResourceObject> {
-    return this.change(c, { kind: 'operation', operation: 'escalate' });
+    return this.change(c, { kind: 'operation', operation: 'escalate', order: c.order });
   }
 }

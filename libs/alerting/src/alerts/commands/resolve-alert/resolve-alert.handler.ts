@@ -6,6 +6,6 @@ import { ResolveAlertCommand } from './resolve-alert.command';
 @CommandHandler(ResolveAlertCommand)
 export class ResolveAlertHandler extends AlertChangeHandler {
   execute(c: ResolveAlertCommand): Promise<ResourceObject> {
-    return this.change(c, { kind: 'operation', operation: 'resolve' });
+    return this.change(c, { kind: 'operation', operation: 'resolve', resolution: c.resolution });
   }
 }
