@@ -164,6 +164,23 @@ describe('alerts on incidents', () => {
     assert.ok(!JSON.stringify(again.body).includes(privateId));
   });
 
+  test('resolving an alert with resolve_related_incidents resolves its incidents with the message; without it they stay', async () => {
+    const [a, b] = [await newAlert('Resolve with'), await newAlert('Resolve alone')];
+    const [withIt, alone] = [await newIncident(), await newIncident()];
+    assert.equal((await attach(withIt, [a])).status, 200);
+    assert.equal((await attach(alone, [b])).status, 200);
+    const body = (attributes: Attributes) => ({ data: { type: 'alerts', attributes } });
+    const res = await send('POST', `/v1/alerts/${a}/resolve`, body({ resolution_message: 'Failed over', resolve_related_incidents: true }));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const incident = (await send('GET', `/v1/incidents/${withIt}`)).body.data.attributes;
+    assert.deepEqual([incident.status, incident.resolution_message], ['resolved', 'Failed over']);
+    assert.equal((await send('POST', `/v1/alerts/${b}/resolve`, body({ resolve_related_incidents: false }))).status, 200);
+    assert.notEqual((await send('GET', `/v1/incidents/${alone}`)).body.data.attributes.status, 'resolved');
+    const refused = await send('POST', `/v1/alerts/${b}/resolve`, body({ resolve_related_incidents: 'yes' }));
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.errors[0].source.pointer, '/data/attributes/resolve_related_incidents');
+  });
+
   test('filter[incident_ids] lists the alerts of an incident on /v1/alerts too', async () => {
     const [a] = [await newAlert('Filtered'), await newAlert('Not attached')];
     const incidentId = await newIncident({ alert_ids: [a] });

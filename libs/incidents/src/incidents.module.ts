@@ -1,5 +1,5 @@
 import { Global, Module, type OnModuleInit } from '@nestjs/common';
-import { ALERT_INCIDENTS } from '@taproot/alerting';
+import { ALERT_INCIDENT_RESOLVER, ALERT_INCIDENTS } from '@taproot/alerting';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { actionItemDefinition } from './action-items/action-item.schema';
@@ -12,6 +12,7 @@ import { ImportIncidentsHandler } from './incidents/incident-import';
 import { incidentDefinition } from './incidents/incident.schema';
 import { IncidentAlertsController } from './incidents/incident-alerts.controller';
 import { IncidentsOfAlerts } from './incidents/incidents-of-alerts';
+import { ResolveAlertIncidents } from './incidents/resolve-alert-incidents';
 import { IncidentsController } from './incidents/incidents.controller';
 import { subStatusDefinition } from './sub-statuses/sub-status.schema';
 import { incidentEventDefinition } from './timeline/incident-event.schema';
@@ -30,13 +31,15 @@ export const INCIDENTS_RESOURCES = [
 
 /**
  * The incidents context: the incident lifecycle and what responders fill in (sub-statuses, roles,
- * action items). Global for one export: the alerting context's ALERT_INCIDENTS port.
+ * action items). Global for the alerting context's ports: ALERT_INCIDENTS and ALERT_INCIDENT_RESOLVER.
  */
 @Global()
 @Module({
   controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, IncidentAlertsController, TimelineController],
-  providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS, { provide: ALERT_INCIDENTS, useClass: IncidentsOfAlerts }],
-  exports: [ALERT_INCIDENTS],
+  providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS, { provide: ALERT_INCIDENTS, useClass: IncidentsOfAlerts },
+    { provide: ALERT_INCIDENT_RESOLVER, useClass: ResolveAlertIncidents },
+  ],
+  exports: [ALERT_INCIDENTS, ALERT_INCIDENT_RESOLVER],
 })
 export class IncidentsModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}

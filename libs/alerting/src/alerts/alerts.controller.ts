@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Patch, Post, 
 import { CommandBus } from '@nestjs/cqrs';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { catalogIdsNamed } from '@taproot/catalog';
-import { actorOf, AlertCreationLimit, CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
+import { actorOf, AlertCreationLimit, can, CurrentCaller, forbidden, RequirePermission, type Caller } from '@taproot/auth';
 import { teamIdsNamed } from '@taproot/identity';
 import {
   JsonApiError,
@@ -29,6 +29,7 @@ import {
   type AlertChangeCommand,
 } from './commands';
 import { ALERT_INCIDENTS, asSeenBy, withAlertIncludes, type AlertIncidents } from './alert-includes';
+import { ALERT_INCIDENT_RESOLVER, type AlertIncidentResolver } from './alert-incident-resolver';
 import { alertListSchema, alertSchema, type ALERT_LIST_FILTERS } from './alert.schema';
 
 const accessOf = (principal: Caller): AlertAccess => ({
@@ -85,6 +86,8 @@ export class AlertsController {
     private readonly creationLimit: AlertCreationLimit,
     /** The incidents context's presentation of attached incidents (absent: none are included). */
     @Optional() @Inject(ALERT_INCIDENTS) private readonly incidents?: AlertIncidents,
+    /** The incidents context's resolving of attached incidents (`resolve_related_incidents`). */
+    @Optional() @Inject(ALERT_INCIDENT_RESOLVER) private readonly incidentResolver?: AlertIncidentResolver,
   ) {
     this.cursorSecret = config.cursorSecret;
     this.reader = new ResourceReader(dataSource, config.cursorSecret);
@@ -147,8 +150,15 @@ export class AlertsController {
   @Post(':id/resolve')
   @RequirePermission('alerts', 'update')
   @HttpCode(200)
-  resolve(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
-    return this.dispatch(principal, new ResolveAlertCommand(accessOf(principal), id, resolutionOf(body)));
+  async resolve(@CurrentCaller() principal: Caller, @Param('id') id: string, @Body() body: unknown) {
+    const resolution = resolutionOf(body);
+    // Checked first: a caller who may not resolve the incidents changes nothing.
+    if (resolution.relatedIncidents && !can(principal.permissions, 'incidents', 'update')) throw forbidden({ family: 'incidents', action: 'update' }, principal, principal.permissions);
+    const answer = await this.dispatch(principal, new ResolveAlertCommand(accessOf(principal), id, resolution));
+    // Its incidents as the caller sees them (asSeenBy), each resolved by the incidents context in its own transaction.
+    const incidentIds = (answer.data.attributes.incident_ids as string[] | null) ?? [];
+    if (resolution.relatedIncidents && incidentIds.length && this.incidentResolver) await this.incidentResolver.resolve(principal, incidentIds, resolution.message);
+    return answer;
   }
 
   @Post(':id/snooze')
