@@ -1,5 +1,9 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '@taproot/persistence';
+import { root, script } from '../../../tools/scripts/cli-testing';
 import { PagingEngine } from '@taproot/alerting';
 import { SmtpSink } from '@taproot/alerting/testing';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
@@ -61,6 +65,65 @@ describe('paging survives restarts and runs on replicas', () => {
   };
   const page = async (api: TestApi, policy: string) =>
     created(await api.request('POST', '/v1/alerts', { token: org.token, body: doc('alerts', { summary: unique('Durable'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }) })).id as string;
+
+  /** Polls until `probe` answers null (done), failing with its last answer after `timeoutMs`. */
+  const until = async (what: string, probe: () => Promise<string | null>, timeoutMs = 60_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (let last = await probe(); last !== null; last = await probe()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${last}`);
+      await sleep(100);
+    }
+  };
+
+  test('the real process killed (SIGKILL) between two levels: a new process fires the next level, once', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    let child: ChildProcess | null = null;
+    let output = '';
+    const startSystem = async () => {
+      const [cmd, args] = script('start.ts');
+      child = spawn(cmd, [...args], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), AUTH_PORT: String(await freePort()), DISPATCHER_PORT: String(await freePort()), SMTP_URL: smtpUrl, PAGING_POLL_MS: '50', LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout!.on('data', (d) => (output += d));
+      child.stderr!.on('data', (d) => (output += d));
+      await until('the system to be ready', async () => ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200 ? null : output.slice(-500)), 120_000);
+    };
+    const kill = async () => {
+      const exited = new Promise((r) => child!.once('exit', r));
+      child!.kill('SIGKILL');
+      await exited;
+    };
+    try {
+      const { policy, people } = await setUp(first, 2);
+      await startSystem();
+      // The process pages on its own clock (the system's): level 1 at once, level 2 in 5 minutes.
+      const res = await fetch(`${base}/v1/alerts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.token}`, 'content-type': 'application/vnd.api+json' },
+        body: JSON.stringify(doc('alerts', { summary: unique('Killed'), notification_target_type: 'EscalationPolicy', notification_target_id: policy })),
+      });
+      assert.equal(res.status, 201);
+      const alertId = ((await res.json()) as { data: { id: string } }).data.id;
+      await until('level 1 mailed by the process', async () => (mailsTo(people[0].email).length === 1 ? null : 'not yet'));
+      await kill();
+
+      const db = first.runtime.dataSource;
+      const [pending] = await db.query(`SELECT id, level, due_at > now() AS later FROM alert_paging_steps WHERE alert_id = $1 AND fired_at IS NULL`, [alertId]);
+      assert.deepEqual([pending?.level, pending?.later], [2, true], 'level 2 waits in the database');
+      // Five minutes pass while nothing runs.
+      await db.query(`UPDATE alert_paging_steps SET due_at = now() - interval '1 second' WHERE id = $1`, [pending.id]);
+      await startSystem();
+      await until('level 2 mailed by the new process', async () => (mailsTo(people[1].email).length >= 1 ? null : 'not yet'));
+      await sleep(500);
+      assert.equal(mailsTo(people[1].email).length, 1, 'level 2 fired once');
+      assert.equal(mailsTo(people[0].email).length, 1, 'level 1 not again');
+    } finally {
+      if (child && (child as ChildProcess).exitCode === null) await kill();
+    }
+  });
 
   test('a process stopped between two levels: the next process fires the next level, once', async () => {
     const { policy, people } = await setUp(first, 2);
