@@ -29,8 +29,8 @@ describe('paging survives restarts and runs on replicas', () => {
   let org: TestOrganization;
   const replicas: TestApi[] = [];
 
-  const start = async (url = smtpUrl) => {
-    const api = await startTestApi({ clock, databaseUrl, env: { PAGING_POLL_MS: '0', SMTP_URL: url } });
+  const start = async (url = smtpUrl, pollMs = '0') => {
+    const api = await startTestApi({ clock, databaseUrl, env: { PAGING_POLL_MS: pollMs, SMTP_URL: url } });
     replicas.push(api);
     return api;
   };
@@ -158,6 +158,19 @@ describe('paging survives restarts and runs on replicas', () => {
     assert.equal(new Set(ids).size, ids.length, 'no notification delivered twice');
     const [{ n }] = await first.runtime.dataSource.query(`SELECT count(*)::int AS n FROM alert_notifications WHERE alert_id = ANY($1::uuid[]) AND status = 'sent'`, [alerts]);
     assert.equal(n, alerts.length * 6);
+  });
+
+  test('a running engine pages as soon as the alert commits, without waiting for its poll', async () => {
+    // Polling once a minute: only the kick of the alert's commit can page within the test's wait.
+    const running = await start(smtpUrl, '60000');
+    const { policy, people } = await setUp(running, 1);
+    const sent = Date.now();
+    await page(running, policy);
+    await until('level 1 mailed', async () => (mailsTo(people[0].email).length === 1 ? null : 'not yet'), 5_000);
+    assert.ok(Date.now() - sent < 5_000);
+    // Its loop must not take the next tests' work.
+    await running.close();
+    replicas.splice(replicas.indexOf(running), 1);
   });
 
   test('a failed send is retried with backoff, recorded on the timeline, and does not hold up the others', async () => {

@@ -72,9 +72,10 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     super(unitOfWork, clock);
-    // A committed alert change may have written a step due now: fire it without waiting for the poll.
+    // A committed alert change may have written a step due now: fire it without waiting for the poll
+    // (the alert's own events only: a pass's timeline lines, alert_event.*, need no other pass).
     unitOfWork.onCommit((events) => {
-      if (events.some((e) => e.type.startsWith('alert'))) this.kick();
+      if (events.some((e) => e.type.startsWith('alert.'))) this.kick();
     });
   }
 
