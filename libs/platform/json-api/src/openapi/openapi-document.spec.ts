@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { attributesSchema, requestDocumentSchema } from '../resource/json-schema';
-import { defineResource, type ResourceSchema } from '../resource/resource-schema';
+import { defineResource, type AttributeDef, type ResourceSchema } from '../resource/resource-schema';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document';
 
 const MEDIA = 'application/vnd.api+json';
@@ -418,6 +418,18 @@ describe('buildOpenApiDocument', () => {
       assert.deepEqual(schemaOf('filter[enabled]'), { type: 'boolean' });
       assert.deepEqual(schemaOf('filter[severity]'), { type: 'string', enum: ['critical', 'high', 'medium', 'low'] });
       assert.equal(schemaOf('filter[severity][in]')?.type, 'string');
+    });
+
+    test('lists the filters named otherwise than their column as it lists attributes', () => {
+      const owner: AttributeDef = { type: 'string', format: 'uuid', column: 'owner_id', filter: ['eq', 'not_in'] };
+      const aliased = defineResource({ ...widgets(), listFilters: { owner_ids: owner, tag_names: { type: 'array', items: { type: 'string' }, column: 'labels', filter: ['eq'] } } });
+      const doc = build([aliased]);
+      assert.deepEqual(listParams(doc, '/v1/widgets').filter((p) => /^filter\[(owner_ids|tag_names)\]/.test(p.name)).map((p) => [p.name, p.schema]), [
+        ['filter[owner_ids]', { type: 'string', format: 'uuid' }],
+        ['filter[owner_ids][eq]', { type: 'string', format: 'uuid' }],
+        ['filter[owner_ids][not_in]', { type: 'string', description: 'Comma-separated values' }],
+      ]);
+      assert.ok(!/owner_ids|tag_names/.test(JSON.stringify(doc.components.schemas)), 'no attribute of those names');
     });
 
     test('adds the extra filters', () => {

@@ -234,8 +234,9 @@ function listParameters(schema: ResourceSchema): Parameter[] {
   if (searchable.length) {
     params.push(queryParam('filter[search]', { type: 'string' }, `Regular expression matched against ${searchable.join(', ')}`));
   }
-  // The parent's attributes filter the records of the parents that match (ParentDef.attributes).
-  for (const [name, def] of Object.entries({ ...schema.attributes, ...schema.parent?.attributes })) {
+  // The parent's attributes filter the records of the parents that match (ParentDef.attributes);
+  // the list filters named otherwise are parameters like the attributes' (ResourceSchema.listFilters).
+  for (const [name, def] of Object.entries({ ...schema.attributes, ...schema.parent?.attributes, ...schema.listFilters })) {
     const ops = filterOperators(def);
     if (ops.includes('eq')) params.push(queryParam(`filter[${name}]`, filterValueSchema(def, 'eq'), `${name} equals`));
     for (const op of ops) params.push(queryParam(`filter[${name}][${op}]`, filterValueSchema(def, op), `${name} ${OPERATOR_TEXT[op]}`));

@@ -2,6 +2,7 @@ import { JsonApiError } from '../errors/json-api-error';
 import {
   FILTER_OPERATORS,
   isJsonAttribute,
+  listFilterOf,
   parentAttributeOf,
   TIMESTAMP_ATTRIBUTES,
   type AttributeDef,
@@ -85,11 +86,14 @@ export interface ParseListQueryOptions {
 
 const TIEBREAKERS = ['created_at', 'id'] as const;
 
-/** Declared attribute, falling back to the timestamp attributes every resource has, then to its parent's (`ParentDef.attributes`). */
+/**
+ * Declared attribute, falling back to the timestamp attributes every resource has, then to its
+ * parent's (`ParentDef.attributes`), then to the list filters named otherwise (`listFilters`).
+ */
 export function attributeOf(schema: ResourceSchema, name: string): AttributeDef | undefined {
   if (Object.prototype.hasOwnProperty.call(schema.attributes, name)) return schema.attributes[name];
   if (Object.prototype.hasOwnProperty.call(TIMESTAMP_ATTRIBUTES, name)) return TIMESTAMP_ATTRIBUTES[name];
-  return parentAttributeOf(schema, name);
+  return parentAttributeOf(schema, name) ?? listFilterOf(schema, name);
 }
 
 /** Scalar type a filter/sort key compares as (`id` is a uuid string; arrays use their item type). */

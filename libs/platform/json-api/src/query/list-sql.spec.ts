@@ -108,6 +108,28 @@ describe('buildListSql: virtual filters', () => {
   });
 });
 
+describe('buildListSql: list filters named otherwise than their column', () => {
+  const withAlias: ResourceSchema = defineResource({
+    ...schema,
+    listFilters: { tag_names: { type: 'array', items: { type: 'string' }, column: 'tags', filter: ['eq', 'not_in'] } },
+  });
+
+  test('are parsed like attributes of their type, built on their column, never selected', () => {
+    const q = parse({ 'filter[tag_names]': 'a,b', 'filter[tag_names][not_in]': 'c' }, withAlias);
+    assert.deepEqual(q.filters.map((f) => [f.attribute, f.operator, f.values]), [['tag_names', 'eq', ['a', 'b']], ['tag_names', 'not_in', ['c']]]);
+    const sql = buildListSql(withAlias, q, ORG);
+    assert.ok(sql.countSql.endsWith('WHERE "organization_id" = $1 AND "tags" && $2 AND ("tags" IS NULL OR NOT ("tags" && $3))'), sql.countSql);
+    assert.deepEqual(sql.countParams, [ORG, ['a', 'b'], ['c']]);
+    assert.ok(sql.dataSql.startsWith(`${SELECT} FROM`), 'nothing more is selected');
+  });
+
+  test('take only their operators, and neither sort nor search', () => {
+    assert.throws(() => parse({ 'filter[tag_names][in]': 'a' }, withAlias), /Operator 'in' is not allowed for 'tag_names'/);
+    assert.throws(() => parse({ sort: 'tag_names' }, withAlias), /'tag_names' is not sortable/);
+    assert.throws(() => parse({ 'filter[tag_names]': 'a' }), /Unknown filter 'tag_names'/);
+  });
+});
+
 describe('buildListSql: filters on the parent\'s attributes', () => {
   const parts: ResourceSchema = defineResource({
     ...schema,

@@ -47,6 +47,22 @@ describe('defineResource with a parent', () => {
   });
 });
 
+describe('defineResource with list filters named otherwise', () => {
+  const teams: AttributeDef = { type: 'array', items: { type: 'string' }, column: 'group_ids', filter: ['eq', 'in'] };
+
+  test('takes a filter on a column under a name of its own', () => {
+    assert.deepEqual(items(undefined, undefined, { listFilters: { team_ids: teams } }).listFilters, { team_ids: teams });
+  });
+
+  test('refuses one that hides an attribute, one without a column or operators, and one that sorts, searches or is virtual', () => {
+    assert.throws(() => items(undefined, undefined, { listFilters: { summary: teams } }), /the list filter summary hides an attribute/);
+    assert.throws(() => items(undefined, undefined, { listFilters: { created_at: teams } }), /the list filter created_at hides an attribute/);
+    for (const odd of [{ column: undefined }, { filter: undefined }, { sortable: true }, { searchable: true }, { virtual: true }]) {
+      assert.throws(() => items(undefined, undefined, { listFilters: { team_ids: { ...teams, ...odd } } }), /the list filter team_ids needs a column and operators/);
+    }
+  });
+});
+
 describe('collectionPath', () => {
   test('is the resource path without a parent', () => {
     assert.equal(collectionPath(items(undefined)), '/v1/action_items');

@@ -168,6 +168,13 @@ export interface ResourceSchema {
   /** Filters that are not plain attributes, e.g. `filter[search]`, `filter[slug]`. */
   extraFilters?: Record<string, { description: string }>;
   /**
+   * List filters named otherwise than any attribute, on a column of the read model (`column`): the
+   * reference's `filter[team_ids]` of escalation policies, on `group_ids`. Each is declared like an
+   * attribute (type, `filter` operators), parsed, turned into SQL and listed among the list's
+   * OpenAPI parameters as one is; never answered, written, sorted on or searched.
+   */
+  listFilters?: Record<string, AttributeDef>;
+  /**
    * The attribute that also names a record in `{id}` besides its uuid (unique in an
    * organization): `slug` when the resource has one, else none unless declared (alerts: `short_id`).
    */
@@ -187,6 +194,7 @@ export function defineResource<S extends ResourceSchema>(schema: S): S {
   const missing = ['external_id', 'managed_by'].filter((name) => !(name in schema.attributes));
   if (schema.bulk && missing.length) throw new Error(`${schema.type}: bulk operations need the attributes ${missing.join(', ')}`);
   if (schema.parent) checkParent(schema, schema.parent);
+  if (schema.listFilters) checkListFilters(schema, schema.listFilters);
   return {
     ...schema,
     attributes: { ...schema.attributes, ...TIMESTAMP_ATTRIBUTES },
@@ -211,6 +219,20 @@ function checkParent(schema: ResourceSchema, parent: ParentDef): void {
   if (sorted) throw new Error(`${schema.type}: the parent attribute ${sorted[0]} filters, it does not sort`);
 }
 
+function checkListFilters(schema: ResourceSchema, filters: Record<string, AttributeDef>): void {
+  const names = [...Object.keys(schema.attributes), ...Object.keys(TIMESTAMP_ATTRIBUTES), ...Object.keys(schema.parent?.attributes ?? {})];
+  const clash = Object.keys(filters).find((name) => names.includes(name));
+  if (clash) throw new Error(`${schema.type}: the list filter ${clash} hides an attribute`);
+  const odd = Object.entries(filters).find(([, def]) => !def.column || !def.filter || def.sortable || def.searchable || def.virtual);
+  if (odd) throw new Error(`${schema.type}: the list filter ${odd[0]} needs a column and operators, and neither sorts, searches nor is virtual`);
+}
+
+/** A list filter named otherwise than any attribute (`ResourceSchema.listFilters`), if `name` is one. */
+export function listFilterOf(schema: ResourceSchema, name: string): AttributeDef | undefined {
+  const filters = schema.listFilters;
+  return filters && Object.prototype.hasOwnProperty.call(filters, name) ? filters[name] : undefined;
+}
+
 /** A parent attribute the resource's lists filter on (`ParentDef.attributes`), if `name` is one. */
 export function parentAttributeOf(schema: ResourceSchema, name: string): AttributeDef | undefined {
   const attributes = schema.parent?.attributes;
@@ -225,7 +247,7 @@ export function collectionPath(schema: ResourceSchema): string {
 }
 
 export function columnOf(schema: ResourceSchema, attribute: string): string {
-  return schema.attributes[attribute]?.column ?? attribute;
+  return schema.attributes[attribute]?.column ?? listFilterOf(schema, attribute)?.column ?? attribute;
 }
 
 /** Objects and arrays of objects are stored as jsonb; arrays of scalars as native arrays. */
