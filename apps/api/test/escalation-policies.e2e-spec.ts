@@ -313,4 +313,147 @@ describe('escalation policies (teams and services using them, business hours) an
       assert.deepEqual([(await send('GET', url)).status, (await send('POST', url, level({ notification_target_params: [] }))).status], [404, 404], url);
     }
   });
+  describe('include and filter[team_ids]', () => {
+    type Resource = { id: string; type: string; attributes: Attributes; relationships?: Record<string, { data: unknown }> };
+    const ALL = 'escalation_policy_levels,escalation_policy_paths,groups,services';
+    const read = async (url: string, token = org.token) => {
+      const res = await send('GET', url, undefined, token);
+      assert.equal(res.status, 200, `${url}: ${JSON.stringify(res.body)}`);
+      return res;
+    };
+    const linkage = (type: string, ...records: string[]) => records.map((id) => ({ type, id }));
+    const included = (res: { body: { included?: Resource[] } }) => (res.body.included ?? []).map((r) => `${r.type}:${r.id}`).sort();
+    const policyOf = (res: { body: { data: Resource[] } }, id: string) => res.body.data.find((p) => p.id === id)!;
+    /** A policy used by two teams and a service, with two paths and a level on each (the second path's level first). */
+    async function usedPolicy() {
+      const [t1, t2, s] = [await team(), await team(), await service()];
+      const id = created(await send('POST', '/v1/escalation_policies', policy({ name: unique('Included'), group_ids: [t1, t2], service_ids: [s] }))).id as string;
+      const [main, other] = [await newPath(id, { default: true }), await newPath(id)];
+      const onOther = created(await send('POST', `/v1/escalation_policies/${id}/escalation_levels`, level({ escalation_policy_path_id: other.id, notification_target_params: [{ id: String(admin), type: 'user' }] })));
+      const onMain = created(await send('POST', `/v1/escalation_policies/${id}/escalation_levels`, level({ delay: 5, notification_target_params: [{ id: t1, type: 'team' }] })));
+      return { id, t1, t2, s, paths: [main.id as string, other.id as string], levels: [onOther.id as string, onMain.id as string] };
+    }
+
+    test('every include on the get: the linkage under its name, the records once in included, as their own routes answer them', async () => {
+      const p = await usedPolicy();
+      const res = await read(`/v1/escalation_policies/${p.id}?include=${ALL}`);
+      const { relationships } = res.body.data as Resource;
+      assert.deepEqual(relationships, {
+        escalation_policy_levels: { data: linkage('escalation_levels', ...p.levels) },
+        escalation_policy_paths: { data: linkage('escalation_paths', ...p.paths) },
+        groups: { data: linkage('groups', p.t1, p.t2) },
+        services: { data: linkage('services', p.s) },
+      });
+      assert.deepEqual(included(res), [...p.levels.map((id) => `escalation_levels:${id}`), ...p.paths.map((id) => `escalation_paths:${id}`), `groups:${p.t1}`, `groups:${p.t2}`, `services:${p.s}`].sort());
+      const own: Record<string, string> = { escalation_levels: '/v1/escalation_levels', escalation_paths: '/v1/escalation_paths', groups: '/v1/teams', services: '/v1/services' };
+      for (const record of res.body.included as Resource[]) {
+        assert.deepEqual(record.relationships, {}, `${record.type} ${record.id} has its relationships object`);
+        assert.deepEqual(record.attributes, (await read(`${own[record.type]}/${record.id}`)).body.data.attributes, `${record.type} ${record.id}`);
+      }
+      // Each include alone links and includes only its own records; without include, neither.
+      for (const [name, type] of [['escalation_policy_levels', 'escalation_levels'], ['escalation_policy_paths', 'escalation_paths'], ['groups', 'groups'], ['services', 'services']]) {
+        const one = await read(`/v1/escalation_policies/${p.id}?include=${name}`);
+        assert.deepEqual(Object.keys(one.body.data.relationships), [name]);
+        assert.deepEqual(new Set((one.body.included as Resource[]).map((r) => r.type)), new Set([type]), name);
+      }
+      const plain = await read(`/v1/escalation_policies/${p.id}`);
+      assert.deepEqual([plain.body.data.relationships, plain.body.included], [undefined, undefined]);
+      assert.ok(!('team_ids' in plain.body.data.attributes), 'filter[team_ids] is no attribute');
+    });
+
+    test('every include on the list: each policy its own linkage (empty lists for a bare one), shared records included once', async () => {
+      const p = await usedPolicy();
+      const tag = unique('tag').replace(' ', '-');
+      const sharing = created(await send('POST', '/v1/escalation_policies', policy({ name: `Sharing ${tag}`, group_ids: [p.t1] }))).id as string;
+      const bare = created(await send('POST', '/v1/escalation_policies', policy({ name: `Bare ${tag}` }))).id as string;
+      await send('PUT', `/v1/escalation_policies/${p.id}`, policy({ description: tag }));
+      const res = await read(`/v1/escalation_policies?filter[search]=${encodeURIComponent(tag)}&include=${ALL}`);
+      assert.deepEqual(ids(res), [p.id, sharing, bare]);
+      assert.deepEqual(policyOf(res, p.id).relationships, {
+        escalation_policy_levels: { data: linkage('escalation_levels', ...p.levels) },
+        escalation_policy_paths: { data: linkage('escalation_paths', ...p.paths) },
+        groups: { data: linkage('groups', p.t1, p.t2) },
+        services: { data: linkage('services', p.s) },
+      });
+      assert.deepEqual(policyOf(res, sharing).relationships, { escalation_policy_levels: { data: [] }, escalation_policy_paths: { data: [] }, groups: { data: linkage('groups', p.t1) }, services: { data: [] } });
+      assert.deepEqual(policyOf(res, bare).relationships, { escalation_policy_levels: { data: [] }, escalation_policy_paths: { data: [] }, groups: { data: [] }, services: { data: [] } });
+      assert.equal((res.body.included as Resource[]).filter((r) => r.id === p.t1).length, 1, 'a team two policies use is included once');
+      assert.equal(res.body.included.length, 7);
+      for (const [name, count] of [['escalation_policy_levels', 2], ['escalation_policy_paths', 2], ['groups', 2], ['services', 1]] as const) {
+        const one = await read(`/v1/escalation_policies?filter[search]=${encodeURIComponent(tag)}&include=${name}`);
+        assert.deepEqual(one.body.data.map((d: Resource) => Object.keys(d.relationships ?? {})), [[name], [name], [name]]);
+        assert.equal(one.body.included.length, count, name);
+      }
+    });
+
+    test('an include the reference does not declare is a 400 naming include, on the list and the get', async () => {
+      const id = await newPolicy();
+      for (const url of ['/v1/escalation_policies?include=owners', `/v1/escalation_policies/${id}?include=groups,owners`, '/v1/escalation_policies?include=escalation_levels', `/v1/escalation_policies/${id}?include=teams`]) {
+        const res = await send('GET', url);
+        assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.errors[0].source?.parameter, 'include', url);
+        assert.match(res.body.errors[0].detail, /Unknown relationship '(owners|escalation_levels|teams)'/);
+      }
+    });
+
+    test("filter[team_ids] (eq, in: used by any; not_eq, not_in: by none) matches group_ids; another organization's team matches nothing", async () => {
+      const [t1, t2] = [await team(), await team()];
+      const theirTeam = await team(other.token);
+      created(await send('POST', '/v1/escalation_policies', policy({ name: unique('Theirs'), group_ids: [theirTeam] }), other.token));
+      const tag = unique('teams').replace(' ', '-');
+      const make = async (group_ids: string[]) => created(await send('POST', '/v1/escalation_policies', policy({ name: `${tag} ${group_ids.length}`, group_ids }))).id as string;
+      const [first, both, second, none] = [await make([t1]), await make([t1, t2]), await make([t2]), await make([])];
+      const listed = async (query: string) => ids(await read(`/v1/escalation_policies?${query}`));
+      const tagged = `filter[search]=${encodeURIComponent(tag)}`;
+      assert.deepEqual(await listed(`filter[team_ids]=${t1}`), [first, both]);
+      assert.deepEqual(await listed(`filter[team_ids][eq]=${t2}`), [both, second]);
+      assert.deepEqual(await listed(`filter[team_ids][in]=${t1},${t2}`), [first, both, second]);
+      assert.deepEqual(await listed(`filter[team_ids][in]=${t1}&filter[team_ids][in]=${t2}`), [first, both, second], 'repeats merge');
+      assert.deepEqual(await listed(`${tagged}&filter[team_ids][not_eq]=${t1}`), [second, none]);
+      assert.deepEqual(await listed(`${tagged}&filter[team_ids][not_in]=${t1},${t2}`), [none]);
+      assert.deepEqual(await listed(`filter[team_ids]=${t1}&filter[team_ids][not_in]=${t2}`), [first]);
+      assert.deepEqual(await listed(`filter[team_ids]=${t2}&include=groups&page[size]=1`), [both]);
+      // Another organization's team, or no team at all, matches none of ours (and excludes none).
+      assert.deepEqual(await listed(`filter[team_ids]=${theirTeam}`), []);
+      assert.deepEqual(await listed(`filter[team_ids][in]=${theirTeam},${randomUUID()},not-a-team`), []);
+      assert.deepEqual(await listed(`${tagged}&filter[team_ids][not_in]=${theirTeam}`), [first, both, second, none]);
+      // Their own list sees their policy only.
+      assert.equal((await read(`/v1/escalation_policies?filter[team_ids]=${t1}`, other.token)).body.data.length, 0);
+      for (const [query, parameter] of [
+        [`filter[team_ids][gt]=${t1}`, `filter[team_ids][gt]`],
+        [`filter[team_ids][null]=true`, `filter[team_ids][null]`],
+        ['filter[team_ids]=', 'filter[team_ids]'],
+        [`filter[group_ids]=${t1}`, 'filter[group_ids]'],
+      ]) {
+        const res = await send('GET', `/v1/escalation_policies?${query}`);
+        assert.deepEqual([res.status, res.body.errors?.[0]?.source?.parameter], [400, parameter], query);
+      }
+    });
+
+    test("another organization's teams, services and levels never appear, even where a stored id names one", async () => {
+      const p = await usedPolicy();
+      const [theirTeam, theirService, theirPolicy] = [await team(other.token), await service(other.token), await newPolicy(other.token)];
+      const theirLevel = created(await send('POST', `/v1/escalation_policies/${theirPolicy}/escalation_levels`, level({ notification_target_params: [] }), other.token)).id as string;
+      // Planted in the read models, past the writes' reference checks: only the includes' scoping keeps them out.
+      await api.runtime.dataSource.query('UPDATE escalation_policies_read SET group_ids = group_ids || $2::text, service_ids = service_ids || $3::text WHERE id = $1', [p.id, theirTeam, theirService]);
+      await api.runtime.dataSource.query('UPDATE escalation_levels_read SET escalation_policy_id = $2 WHERE id = $1', [theirLevel, p.id]);
+      for (const url of [`/v1/escalation_policies/${p.id}?include=${ALL}`, `/v1/escalation_policies?filter[team_ids]=${p.t2}&include=${ALL}`]) {
+        const res = await read(url);
+        const data = (Array.isArray(res.body.data) ? res.body.data[0] : res.body.data) as Resource;
+        assert.deepEqual(data.relationships?.groups, { data: linkage('groups', p.t1, p.t2) }, url);
+        assert.deepEqual(data.relationships?.services, { data: linkage('services', p.s) }, url);
+        assert.deepEqual(data.relationships?.escalation_policy_levels, { data: linkage('escalation_levels', ...p.levels) }, url);
+        assert.ok(!(res.body.included as Resource[]).some((r) => [theirTeam, theirService, theirLevel].includes(r.id)), url);
+      }
+    });
+
+    test('the served OpenAPI document declares the include enum and filter[team_ids]', async () => {
+      const openapi = (await read('/v1/openapi.json')).body;
+      const parameters = (path: string) => openapi.paths[path].get.parameters as { name: string; schema: { enum?: string[] } }[];
+      for (const path of ['/v1/escalation_policies', '/v1/escalation_policies/{id}']) {
+        assert.deepEqual(parameters(path).find((p) => p.name === 'include')?.schema.enum, ['escalation_policy_levels', 'escalation_policy_paths', 'groups', 'services'], path);
+      }
+      assert.ok(parameters('/v1/escalation_policies').some((p) => p.name === 'filter[team_ids]'));
+    });
+  });
 });

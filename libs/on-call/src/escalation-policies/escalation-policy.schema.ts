@@ -1,12 +1,15 @@
-import { defineResource } from '@taproot/json-api';
+import { catalogRecordsOf } from '@taproot/catalog';
+import { teamRecords } from '@taproot/identity';
+import { byIdAttribute, byQuery, defineIncludes, defineResource, type FilterOperator, type ResourceSchema } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
-import { escalationLevelDefinition } from '../escalation-levels/escalation-level.schema';
-import { escalationPathDefinition } from '../escalation-paths/escalation-path.schema';
+import { escalationLevelDefinition, escalationLevelSchema } from '../escalation-levels/escalation-level.schema';
+import { escalationPathDefinition, escalationPathSchema } from '../escalation-paths/escalation-path.schema';
 import { SERVICES, TEAMS } from '../shared/references';
 import { refuse, timeOfDayIssue, timeZoneIssues, type Issue } from '../shared/times';
 
 /** The reference's business days: S M T W R F U, as rotations name them. */
 const BUSINESS_DAYS = ['M', 'T', 'W', 'R', 'F', 'U', 'S'] as const;
+const EQUALITY: readonly FilterOperator[] = ['eq', 'not_eq', 'in', 'not_in'];
 
 /**
  * An escalation policy (reference: `escalation_policy`): who is paged, in which order, when an
@@ -21,8 +24,20 @@ export const escalationPolicySchema = defineResource({
   readTable: 'escalation_policies_read',
   defaultSort: 'created_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  // The reference's include enum (listEscalationPolicies, getEscalationPolicy), linked under the same names.
+  relationships: {
+    escalation_policy_levels: { type: 'escalation_levels', many: true },
+    escalation_policy_paths: { type: 'escalation_paths', many: true },
+    groups: { type: 'groups', many: true, idAttribute: 'group_ids' },
+    services: { type: 'services', many: true, idAttribute: 'service_ids' },
+  },
+  // The reference's filter[team_ids]: the teams using the policy, stored as group_ids.
+  listFilters: {
+    team_ids: { type: 'array', items: { type: 'string' }, column: 'group_ids', filter: EQUALITY, description: 'Team IDs: policies used by any of them (eq, in) or by none of them (not_eq, not_in)' },
+  },
+  extraFilters: { team_ids: { description: 'Team IDs (group_ids): any of them; takes [eq], [not_eq], [in], [not_in]' } },
   attributes: {
-    name: { type: 'string', required: true, minLength: 1, maxLength: 255, filter: ['eq', 'not_eq', 'in', 'not_in'], sortable: true, searchable: true, description: 'The name of the escalation policy' },
+    name: { type: 'string', required: true, minLength: 1, maxLength: 255, filter: EQUALITY, sortable: true, searchable: true, description: 'The name of the escalation policy' },
     description: { type: 'string', nullable: true, searchable: true, description: 'The description of the escalation policy' },
     repeat_count: { type: 'integer', default: 0, minimum: 0, maximum: 2_147_483_647, description: 'The number of times this policy will be executed until someone acknowledges the alert' },
     group_ids: { type: 'array', items: { type: 'string' }, default: [], description: 'Associated teams (alerting the team will trigger escalation policy)' },
@@ -55,6 +70,13 @@ function businessHoursIssues(hours: unknown): Issue[] {
 const USED_BY = { group_ids: TEAMS, service_ids: SERVICES };
 const actingUser = (ctx: WriteContext) => (ctx.userId == null ? null : Number(ctx.userId));
 
+/** A policy's records of a kind (its levels, its paths), in its own lists' order. */
+const ofPolicy = (schema: ResourceSchema) =>
+  byQuery(
+    schema,
+    `SELECT escalation_policy_id AS owner_id, * FROM ${schema.readTable} WHERE organization_id = $1 AND escalation_policy_id = ANY($2::uuid[]) ORDER BY position, created_at, id`,
+  );
+
 export const escalationPolicyDefinition: ResourceDefinition = {
   schema: escalationPolicySchema,
   context: 'on-call',
@@ -63,6 +85,12 @@ export const escalationPolicyDefinition: ResourceDefinition = {
   teamOwnership: { column: 'group_ids' },
   // Deleting a policy deletes its levels, then its paths, each with its own event.
   children: () => [escalationLevelDefinition, escalationPathDefinition],
+  includes: defineIncludes(escalationPolicySchema, {
+    escalation_policy_levels: ofPolicy(escalationLevelSchema),
+    escalation_policy_paths: ofPolicy(escalationPathSchema),
+    groups: byIdAttribute('group_ids', teamRecords),
+    services: byIdAttribute('service_ids', catalogRecordsOf('services')),
+  }),
   rules: {
     beforeCreate: (attributes, ctx) => {
       refuse(businessHoursIssues(attributes.business_hours));
