@@ -1,6 +1,6 @@
 import { type Caller } from '@taproot/auth';
 import { catalogRecordsOf } from '@taproot/catalog';
-import { teamRecords } from '@taproot/identity';
+import { teamRecords, userRecords } from '@taproot/identity';
 import { byIdAttribute, byQuery, defineIncludes, readRecords, withIncludes, type IncludeSource, type IncludeSources, type Queryable, type ResourceObject } from '@taproot/json-api';
 import { alertUrgencySchema } from '../alert-urgencies/alert-urgency.schema';
 import { alertEventSchema } from './alert-event.schema';
@@ -31,6 +31,24 @@ export async function asSeenBy(organizationId: string, principal: Caller | null,
   return alerts.map((a) => ({ ...a, attributes: { ...a.attributes, incident_ids: ((a.attributes.incident_ids as string[] | null) ?? []).filter((id) => visible.has(id)) } }));
 }
 
+/**
+ * Users named by the alert's own rows (alerting's tables; the users are identity's records,
+ * through `userRecords`): `sql` takes `$1` the organization and `$2` the alert ids, and answers
+ * `owner_id` (the alert) and `user_id`, once per pair, in the order they are to be linked.
+ */
+function usersNamedBy(sql: string): IncludeSource {
+  return async ({ db, organizationId }, records) => {
+    const rows = (await db.query(sql, [organizationId, records.map((r) => r.id)])) as { owner_id: string; user_id: number }[];
+    const users = await userRecords(db, organizationId, [...new Set(rows.map((r) => String(r.user_id)))]);
+    const found = new Map<string, ResourceObject[]>(records.map((r) => [r.id, []]));
+    for (const row of rows) {
+      const user = users.get(String(row.user_id));
+      if (user) found.get(row.owner_id)?.push(user);
+    }
+    return found;
+  };
+}
+
 /** What `include` on alerts reads besides the incidents: the same for every caller. */
 const SOURCES: Record<string, IncludeSource> = {
   environments: byIdAttribute('environment_ids', catalogRecordsOf('environments')),
@@ -40,6 +58,16 @@ const SOURCES: Record<string, IncludeSource> = {
   alert_urgency: byIdAttribute('alert_urgency_id', (db, organizationId, ids) => readRecords(db, alertUrgencySchema, organizationId, ids)),
   // The alert's trail, oldest first (its own list's order).
   events: byQuery(alertEventSchema, 'SELECT alert_id AS owner_id, * FROM alert_events_read WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) ORDER BY created_at, id'),
+  // Whom paging reached: a notification actually sent (not one pending, failed or cancelled), by the first one sent (docs/paging.md).
+  notified_users: usersNamedBy(
+    `SELECT alert_id AS owner_id, user_id FROM alert_notifications WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) AND status = 'sent'
+      GROUP BY alert_id, user_id ORDER BY min(sent_at), user_id`,
+  ),
+  // Who responded: the users who acknowledged or resolved it (a key without a user, or a sender, names nobody), by the first response.
+  responders: usersNamedBy(
+    `SELECT alert_id AS owner_id, user_id FROM alert_events_read WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) AND action IN ('acknowledged', 'resolved') AND user_id IS NOT NULL
+      GROUP BY alert_id, user_id ORDER BY min(created_at), user_id`,
+  ),
 };
 
 /** The sources for one caller: the incidents are those it may see, as the incidents context presents them (none without it). */

@@ -71,15 +71,16 @@ export const alertSchema = defineResource({
     },
   },
   // The reference's include enum (listAlerts, getAlert, listIncidentAlerts); alert-includes.ts
-  // serves them. Nothing pages yet, so no alert has notified users or responders.
+  // serves them. `notified_users` and `responders` are named by no attribute: the alert's sent
+  // notifications and its acknowledging or resolving events name them (docs/paging.md).
   relationships: {
     environments: { type: 'environments', many: true, idAttribute: 'environment_ids' },
     services: { type: 'services', many: true, idAttribute: 'service_ids' },
     groups: { type: 'groups', many: true, idAttribute: 'group_ids' },
     functionalities: { type: 'functionalities', many: true, idAttribute: 'functionality_ids' },
-    responders: { type: 'users', many: true, absent: true },
+    responders: { type: 'users', many: true },
     incidents: { type: 'incidents', many: true, idAttribute: 'incident_ids' },
-    notified_users: { type: 'users', many: true, absent: true },
+    notified_users: { type: 'users', many: true },
     events: { type: 'alert_events', many: true },
     alert_urgency: { type: 'alert_urgencies', many: false, idAttribute: 'alert_urgency_id' },
     heartbeat: { type: 'heartbeats', many: false, absent: true },
