@@ -8,7 +8,7 @@
  */
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { randomInt, randomUUID } from 'node:crypto';
+import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
 import { servedRoutes, type Route } from './support/routes';
 import { weeklySchedule } from './support/schedules';
@@ -337,7 +337,70 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
       assert.ok(!text.includes(id) && !text.includes(marker), `GET ${path} as org B shows org A's record`);
     }
   });
+
+  // The walk takes its ids from the path; the acknowledge link (public, `security: []`) carries its
+  // ids in a signed token instead: the organization, the alert and the notification. The token is
+  // the credential, so it is walked here: claims naming organization A never reach B's alert, and a
+  // token whose organization was changed does not verify.
+  test("an acknowledge link signed for organization A never acknowledges B's alert nor spends B's link", async () => {
+    const secret = api.runtime.config.acknowledgeLinkSecret;
+    const paged = async (org: TestOrganization, marker: string) => {
+      const me = Number((await api.request('GET', '/v1/users/me', { token: org.token })).body.data.id);
+      const res = await api.request('POST', '/v1/alerts', { token: org.token, body: { data: { type: 'alerts', attributes: { summary: marker, notification_target_type: 'User', notification_target_id: String(me) } } } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      // A notification of the alert as the engine writes one (run 99: apart from the engine's own rows).
+      const [{ id }] = await api.runtime.dataSource.query(
+        `INSERT INTO alert_notifications (id, organization_id, alert_id, run, level, repeat, user_id, channel, address, target_type, target_id, status, due_at, sent_at, created_at)
+         VALUES (gen_random_uuid(), $1, $2, 99, 1, 0, $3::int, 'email', 'owner@example.test', 'User', $3::text, 'sent', now(), now(), now()) RETURNING id`,
+        [org.organizationId, res.body.data.id, me],
+      );
+      return { org, alert: String(res.body.data.id), notification: String(id), user: me, marker };
+    };
+    const [ofA, ofB] = [await paged(a, `xack-${randomUUID().slice(0, 8)}`), await paged(b, `xack-${randomUUID().slice(0, 8)}`)];
+    const acknowledge = (claims: { o: string; a: string; n: string; u: number | null }) => api.request('GET', `/v1/alert_acknowledgements?token=${ackToken(secret, claims)}`);
+    const codes = (r: TestResponse) => (r.body?.errors ?? []).map((e: Json) => `${e.status}/${e.code}/${e.title}`);
+    const attempts = [
+      // A's organization and notification, B's alert: like an alert that does not exist.
+      { label: "A's link naming B's alert", claims: { o: a.organizationId, a: ofB.alert, n: ofA.notification, u: ofA.user }, ghost: { o: a.organizationId, a: randomUUID(), n: ofA.notification, u: ofA.user } },
+      // B's notification under A's organization: like a notification that does not exist.
+      { label: "A's link naming B's alert and notification", claims: { o: a.organizationId, a: ofB.alert, n: ofB.notification, u: ofB.user }, ghost: { o: a.organizationId, a: ofA.alert, n: randomUUID(), u: ofA.user } },
+      { label: "A's link naming B's notification", claims: { o: a.organizationId, a: ofA.alert, n: ofB.notification, u: ofA.user }, ghost: { o: a.organizationId, a: ofA.alert, n: randomUUID(), u: ofA.user } },
+    ];
+    for (const { label, claims, ghost } of attempts) {
+      const res = await acknowledge(claims);
+      assert.ok([404, 410].includes(res.status), `${label}: ${res.status} ${JSON.stringify(res.body)}`);
+      const missing = await acknowledge(ghost);
+      assert.deepEqual([res.status, codes(res)], [missing.status, codes(missing)], `${label}: answers like a missing record`);
+      assertRevealsNothing(res, ofB.alert, ofB.marker, label);
+    }
+    // A's genuine token with its organization changed to B's (A's signature kept) does not verify.
+    const [payload, mac] = ackToken(secret, { o: a.organizationId, a: ofA.alert, n: ofA.notification, u: ofA.user }).split('.');
+    const moved = Buffer.from(Buffer.from(payload, 'base64url').toString('utf8').replace(a.organizationId, b.organizationId)).toString('base64url');
+    assert.equal((await api.request('GET', `/v1/alert_acknowledgements?token=${moved}.${mac}`)).status, 404, 'a re-addressed token does not verify');
+
+    for (const { org, alert } of [ofB, ofA]) {
+      const read = await api.request('GET', `/v1/alerts/${alert}`, { token: org.token });
+      assert.equal(read.body.data.attributes.status, 'triggered', `${alert} was not acknowledged by a refused link`);
+    }
+    const unspent = await api.runtime.dataSource.query('SELECT id FROM alert_notifications WHERE id = ANY($1::uuid[]) AND link_used_at IS NULL', [[ofA.notification, ofB.notification]]);
+    assert.equal(unspent.length, 2, 'no refused attempt spent a link (its transaction rolled back)');
+    // The walk's tokens are the engine's: A's own link acknowledges A's alert.
+    const own = await acknowledge({ o: a.organizationId, a: ofA.alert, n: ofA.notification, u: ofA.user });
+    assert.equal(own.status, 200, JSON.stringify(own.body));
+    assert.equal(own.body.data.attributes.status, 'acknowledged');
+  });
 });
+
+/**
+ * A one-click acknowledge token as the engine signs it (libs/alerting/src/paging/channels/acknowledge-link.ts):
+ * base64url(JSON claims) '.' base64url(HMAC-SHA256(secret, context || JSON)). Written out here so the
+ * walk can sign claims the engine never would (one organization's with another's alert).
+ */
+function ackToken(secret: string, claims: { o: string; a: string; n: string; u: number | null }): string {
+  const payload = Buffer.from(JSON.stringify({ ...claims, x: Date.now() + 3_600_000 }), 'utf8');
+  const mac = createHmac('sha256', secret).update('taproot.acknowledge.v1\n').update(payload).digest();
+  return `${payload.toString('base64url')}.${mac.toString('base64url')}`;
+}
 
 function assertRevealsNothing(res: TestResponse, id: string, marker: string, label: string): void {
   if (res.body === undefined || res.body === '') return;
