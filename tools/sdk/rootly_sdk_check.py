@@ -440,11 +440,11 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     c.call("cancelIncident", doc("incidents", cancellation_message="A false alarm"), id=triaged)
 
     # The alert's own tasks.
-    # Acknowledging and snoozing need an alert that pages someone.
-    c.call("escalateAlert", doc("alerts"), id=alert)
+    # Acknowledging and snoozing need an alert that pages someone: escalating pages the policy's first level.
+    c.call("escalateAlert", doc("alerts", escalation_policy_id=escalation_policy, escalation_policy_level=1), id=alert)
     c.call("acknowledgeAlert", doc("alerts"), id=alert)
     c.call("snoozeAlert", doc("alerts", delay_minutes=10), id=alert)
-    c.call("resolveAlert", doc("alerts", resolution_message="Quiet again"), id=alert)
+    c.call("resolveAlert", doc("alerts", resolution_message="Quiet again", resolve_related_incidents=False), id=alert)
     c.call("getReceipt", id=ingest_receipt(c, source))
 
     # Deletes, children before their parents.
