@@ -1,7 +1,7 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
-import { validateAgainstReference } from '../test/support/openapi-ajv';
+import { referenceValidator, sampleFromSchema, validateAgainstReference } from '../test/support/openapi-ajv';
 
 /**
  * Alerts against the REFERENCE document: every response of `/v1/alerts` (create, deduplicated
@@ -102,5 +102,37 @@ describe('alerts conform to the reference', () => {
     check(attached, 'alert_list', 'POST /v1/incidents/{incident_id}/alerts');
     check(await send('GET', `/v1/incidents/${incident.body.data.id}/alerts`), 'alert_list', 'GET /v1/incidents/{incident_id}/alerts');
     check(await send('GET', `/v1/alerts/${alertId}`), 'alert_response', 'GET /v1/alerts/{id} (attached)');
+  });
+
+  test("escalate and resolve take the reference's escalate_alert and resolve_alert documents; a page, notified users and responders answer its documents", async () => {
+    const ref = referenceValidator();
+    const me = String((await send('GET', '/v1/users/me')).body.data.id);
+    const policy = (await send('POST', '/v1/escalation_policies', { data: { type: 'escalation_policies', attributes: { name: 'Storage on call' } } })).body.data.id as string;
+    const level = await send('POST', `/v1/escalation_policies/${policy}/escalation_levels`, { data: { type: 'escalation_levels', attributes: { delay: 5, notification_target_params: [{ type: 'user', id: me }] } } });
+    assert.equal(level.status, 201, JSON.stringify(level.body));
+    // The reference does not show POST /v1/pages; what it answers is an alert, as the reference's alert_response.
+    const paged = await send('POST', '/v1/pages', { data: { type: 'pages', attributes: { summary: 'Checkout down', escalation_policy_id: policy } } });
+    assert.equal(paged.status, 201, JSON.stringify(paged.body));
+    check(paged, 'alert_response', 'POST /v1/pages');
+    const id = paged.body.data.id as string;
+
+    // Every attribute of the reference's bodies (then the nullable ones null); the policy is one of the organization.
+    const pick = (pointer: string) => (pointer === '/data/attributes/escalation_policy_id' ? policy : undefined);
+    for (const nulls of [false, true]) {
+      for (const [operation, schema] of [['escalate', 'escalate_alert'], ['resolve', 'resolve_alert']]) {
+        const body = sampleFromSchema(ref, ref.schema(schema), { pick, nulls });
+        const res = await send('POST', `/v1/alerts/${id}/${operation}`, body);
+        assert.equal(res.status, 200, `${operation} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+        check(res, 'alert_response', `POST /v1/alerts/{id}/${operation} with ${schema}${nulls ? ' (nulls)' : ''}`);
+      }
+    }
+
+    // The owner's key acknowledges: a responder to include.
+    assert.equal((await send('POST', `/v1/alerts/${id}/escalate`)).status, 200);
+    assert.equal((await send('POST', `/v1/alerts/${id}/acknowledge`)).status, 200);
+    const one = await send('GET', `/v1/alerts/${id}?include=notified_users,responders`);
+    check(one, 'alert_response', 'GET /v1/alerts/{id}?include=notified_users,responders');
+    assert.deepEqual(one.body.data.relationships.responders, { data: [{ type: 'users', id: me }] });
+    check(await send('GET', '/v1/alerts?include=notified_users,responders'), 'alert_list', 'GET /v1/alerts?include=notified_users,responders');
   });
 });
