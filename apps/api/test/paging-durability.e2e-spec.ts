@@ -160,6 +160,26 @@ describe('paging survives restarts and runs on replicas', () => {
     assert.equal(n, alerts.length * 6);
   });
 
+  test('a step of an alert being changed waits for the next pass instead of deadlocking with the change', async () => {
+    const { policy, people } = await setUp(first, 1);
+    const alert = await page(first, policy);
+    // A change of the alert holds its row (as an acknowledgement does before it deletes the steps).
+    const runner = first.runtime.dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      await runner.query('SELECT id FROM alerts WHERE id = $1 FOR UPDATE', [alert]);
+      const started = Date.now();
+      await engineOf(first).tick();
+      assert.ok(Date.now() - started < 2_000, 'the pass did not wait for the lock');
+      assert.equal(mailsTo(people[0].email).length, 0, 'the step was left for the next pass');
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    await engineOf(first).tick();
+    assert.equal(mailsTo(people[0].email).length, 1);
+  });
+
   test('a running engine pages as soon as the alert commits, without waiting for its poll', async () => {
     // Polling once a minute: only the kick of the alert's commit can page within the test's wait.
     const running = await start(smtpUrl, '60000');

@@ -95,7 +95,11 @@ async function policyOf(ctx: WriteContext, track: TrackRow): Promise<{ policyId:
  * `FOR UPDATE SKIP LOCKED`, so another replica firing the same batch skips it, and marked fired
  * in the same transaction as everything it does (docs/paging.md).
  */
-export async function fireStep(writer: ResourceWriter, ctx: WriteContext, keep: Keep, stepId: string): Promise<void> {
+export async function fireStep(writer: ResourceWriter, ctx: WriteContext, keep: Keep, stepId: string, alertId: string): Promise<void> {
+  // The alert first, then the step: the order an alert change takes them (it locks the alert, then
+  // deletes its steps), so the two never deadlock. An alert being changed is left to the next pass.
+  const [free] = (await ctx.manager.query('SELECT id FROM alerts WHERE id = $1 AND organization_id = $2 FOR UPDATE SKIP LOCKED', [alertId, ctx.organizationId])) as unknown[];
+  if (!free) return;
   const [step] = (await ctx.manager.query('SELECT id, alert_id, track_id, kind, level, repeat FROM alert_paging_steps WHERE id = $1 AND fired_at IS NULL FOR UPDATE SKIP LOCKED', [stepId])) as StepRow[];
   if (!step) return;
   await ctx.manager.query('UPDATE alert_paging_steps SET fired_at = $2 WHERE id = $1', [step.id, ctx.now]);

@@ -128,14 +128,14 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
   }
 
   private async fireDue(): Promise<number> {
-    const due = (await this.dataSource.query('SELECT id, organization_id FROM alert_paging_steps WHERE fired_at IS NULL AND due_at <= $1 ORDER BY due_at LIMIT $2', [
+    const due = (await this.dataSource.query('SELECT id, organization_id, alert_id FROM alert_paging_steps WHERE fired_at IS NULL AND due_at <= $1 ORDER BY due_at LIMIT $2', [
       this.clock.now(),
       BATCH,
-    ])) as { id: string; organization_id: string }[];
+    ])) as { id: string; organization_id: string; alert_id: string }[];
     if (due.length === 0) return 0;
     const runs: GroupRun[] = due.map((step) => async (scope) => {
       try {
-        await scope.write(systemCommand(step.organization_id), (writer, ctx, keep) => fireStep(writer, ctx, keep, step.id));
+        await scope.write(systemCommand(step.organization_id), (writer, ctx, keep) => fireStep(writer, ctx, keep, step.id, step.alert_id));
       } catch (error) {
         // Its savepoint is rolled back: the step stays due and is tried again on the next pass.
         this.logger.error({ err: error, stepId: step.id }, 'paging step failed');
