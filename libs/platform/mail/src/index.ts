@@ -1,0 +1,1 @@
+export { escapeHtml, isMailbox, MailFailure, Mailer, type MailerOptions, type OutgoingMail, type SentMail } from './mailer';
