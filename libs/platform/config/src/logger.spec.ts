@@ -15,6 +15,14 @@ describe('request URLs in logs', () => {
     }
   });
 
+  test('a token in the query (e-mail verification, one-click acknowledge) is redacted; the other parameters stay', () => {
+    const id = '0b0c5b4e-2f6d-4b7e-9d55-0d3f3b1b7d7a';
+    assert.equal(redactUrl(`/v1/email_addresses/${id}/verify?token=AbC-_12`), `/v1/email_addresses/${id}/verify?token=[redacted]`);
+    assert.equal(redactUrl('/v1/alert_acknowledgements?token=a.b&x=1'), '/v1/alert_acknowledgements?token=[redacted]&x=1');
+    assert.equal(redactUrl('/v1/x?page[size]=10&TOKEN=secret#top'), '/v1/x?page[size]=10&TOKEN=[redacted]#top');
+    assert.equal(redactUrl('/v1/x?notoken=kept&token_type=kept'), '/v1/x?notoken=kept&token_type=kept');
+  });
+
   test("the logger's request serializer (the one Fastify's request logs use) redacts the URL", () => {
     const serializers = (createLogger('silent') as unknown as Record<symbol, Record<string, (v: unknown) => Record<string, unknown>>>)[pino.symbols.serializersSym];
     const logged = serializers.req({ method: 'GET', url: `/calendar/${TOKEN}.ics`, ip: '127.0.0.1' });

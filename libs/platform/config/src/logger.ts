@@ -6,9 +6,12 @@ import pino, { type Logger } from 'pino';
  */
 const SECRET_SEGMENT = /\/([a-z]{2,8}_)[A-Za-z0-9_-]{32,}(?=[./?#]|$)/g;
 
-/** The URL as logged: secrets in its path replaced, so a feed's address never reaches the logs. */
+/** A query parameter that carries a secret: `token` (an e-mail verification's, a one-click acknowledge link's). */
+const SECRET_QUERY = /([?&]token=)[^&#]*/gi;
+
+/** The URL as logged: secrets in its path and query replaced, so a feed's address or a link's token never reaches the logs. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_SEGMENT, '/$1[redacted]');
+  return url.replace(SECRET_SEGMENT, '/$1[redacted]').replace(SECRET_QUERY, '$1[redacted]');
 }
 
 interface LoggedRequest {
