@@ -74,9 +74,9 @@ export interface TaprootConfig {
   oauthSigningKey: Record<string, unknown> | null;
   /** How long a rotated refresh token still works (`OAUTH_REFRESH_GRACE_SECONDS`). */
   oauthRefreshGraceSeconds: number;
-  /** The SMTP relay that pages by e-mail (`SMTP_URL`, smtp:// or smtps://). Unset: no e-mail channel. */
+  /** The SMTP relay of paging e-mails and address verification mails (`SMTP_URL`, smtp:// or smtps://). Unset: neither is sent. */
   smtpUrl: string | null;
-  /** The From of paging e-mails (`SMTP_FROM`). */
+  /** The From of those e-mails (`SMTP_FROM`). */
   smtpFrom: string;
   /**
    * The Twilio (or Twilio-compatible) account that pages by SMS and voice call: the three
