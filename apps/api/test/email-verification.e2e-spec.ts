@@ -116,7 +116,9 @@ describe('e-mail address verification mails', () => {
 });
 
 describe('e-mail address verification mails through a busy relay', () => {
-  // The first two sessions are refused with 421: a transient failure, so the bus redelivers.
+  // The first two sessions are refused with 421. Embedded (the in-process bus feeds every consumer
+  // from one relay) the mail is skipped rather than retried, so the audit log and webhooks never
+  // wait for the SMTP relay; resend_verification asks again.
   const smtp = new SmtpSink({ failFirstSessions: 2 });
   let w: Awaited<ReturnType<typeof world>>;
   before(async () => {
@@ -127,13 +129,20 @@ describe('e-mail address verification mails through a busy relay', () => {
     await smtp.close();
   });
 
-  test('the mail goes out once the relay answers, once; its token works', async () => {
+  test('a refused session holds up nothing: the event is published, no token kept; resend_verification mails once the relay answers', async () => {
     const address = newAddress('frank');
     const id = created(await w.api.request('POST', `/v1/users/${w.user}/email_addresses`, { token: w.key, body: email(address) })).id as string;
-    const [mail] = await eventually(async () => smtp.messages.filter((m) => m.to.includes(address)), (m) => m.length > 0);
-    assert.ok(smtp.sessions >= 3, `${smtp.sessions} sessions: refused twice, then delivered`);
     await eventually(() => unpublishedIn(w.api, [id]), (n) => n === 0);
-    assert.equal(smtp.messages.filter((m) => m.to.includes(address)).length, 1, 'mailed once');
+    const [{ tokens }] = await w.api.runtime.dataSource.query('SELECT count(*)::int AS tokens FROM user_email_address_verifications WHERE user_email_address_id = $1', [id]);
+    assert.equal(tokens, 0);
+    const mails = () => smtp.messages.filter((m) => m.to.includes(address));
+    // Each request handled before the next (one token outstanding at a time), until the relay answers.
+    for (let i = 0; i < 5 && mails().length === 0; i++) {
+      assert.equal((await w.api.request('POST', `/v1/email_addresses/${id}/resend_verification`, { token: w.key })).status, 200);
+      await eventually(() => unpublishedIn(w.api, [id]), (n) => n === 0);
+    }
+    assert.equal(mails().length, 1, `${smtp.sessions} sessions`);
+    const [mail] = mails();
     const verified = await w.api.request('POST', `/v1/email_addresses/${id}/verify?token=${tokenOf(mail, id)}`, { token: w.key });
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
   });

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type Logger, type TaprootConfig } from '@taproot/config';
 import { UnitOfWork } from '@taproot/messaging';
@@ -62,6 +63,9 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  // Bound where the engine is made, outside any request: a pass woken by a request's commit is not
+  // part of that request (its queries and logs carry no request id), as with the outbox relay.
+  private readonly loopOutsideRequests = AsyncResource.bind(() => this.loop());
 
   constructor(
     unitOfWork: UnitOfWork,
@@ -94,12 +98,12 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
   kick(): void {
     if (this.config.pagingPollMs <= 0 || this.stopped) return;
     if (this.running) this.again = true;
-    else this.loop();
+    else this.loopOutsideRequests();
   }
 
   private schedule(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => this.loop(), this.config.pagingPollMs);
+    this.timer = setTimeout(this.loopOutsideRequests, this.config.pagingPollMs);
     this.timer.unref();
   }
 

@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { Logger } from '@taproot/config';
 import { MailFailure } from '@taproot/mail';
 import { SmtpSink } from '@taproot/mail/testing';
-import { domainEvent, InProcessEventBus, isTransientFailure, type DomainEvent } from '@taproot/messaging';
+import { domainEvent, InProcessEventBus, isTransientFailure, KafkaEventBus, type DomainEvent } from '@taproot/messaging';
 import { openTestDataSource } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
 import { createOrganization } from '../bootstrap/bootstrap-organization';
@@ -39,9 +39,11 @@ describe('VerificationMailer', () => {
     await ds.destroy();
   });
 
-  async function mailerTo(smtp: SmtpSink | null): Promise<VerificationMailer> {
+  /** The mailer over the in-process bus, or (never connected: `handle` is called directly) Kafka's. */
+  async function mailerTo(smtp: SmtpSink | null, bus: 'in-process' | 'kafka' = 'in-process'): Promise<VerificationMailer> {
     const smtpUrl = smtp ? await smtp.start() : null;
-    const mailer = new VerificationMailer(ds, new InProcessEventBus(), { smtpUrl, smtpFrom: 'Taproot <verify@taproot.example.test>', publicUrl: PUBLIC_URL }, logger, clock);
+    const eventBus = bus === 'kafka' ? new KafkaEventBus({ clientId: 'verification-mailer-spec', brokers: ['127.0.0.1:1'] }) : new InProcessEventBus();
+    const mailer = new VerificationMailer(ds, eventBus, { smtpUrl, smtpFrom: 'Taproot <verify@taproot.example.test>', publicUrl: PUBLIC_URL }, logger, clock);
     open.push({ close: () => mailer.onApplicationShutdown() });
     if (smtp) open.push(smtp);
     return mailer;
@@ -81,9 +83,20 @@ describe('VerificationMailer', () => {
     noTokenLogged(smtp);
   });
 
-  test('a transient failure rejects as transient and keeps nothing (no token, no inbox row); the redelivery mails', async () => {
+  test('on the in-process bus a transient failure is skipped like a refusal, so an SMTP outage never holds up the other consumers', async () => {
     const smtp = new SmtpSink({ failFirstSessions: 1 });
     const mailer = await mailerTo(smtp);
+    const first = await requested();
+    const second = await requested();
+    await mailer.handle([first.event, second.event]);
+    assert.deepEqual(smtp.messages.map((m) => m.to[0]), [second.email]);
+    assert.deepEqual([await tokensOf(first.id), await applied(first.event), await applied(second.event)], [0, true, true]);
+    noTokenLogged(smtp);
+  });
+
+  test('with Kafka a transient failure rejects as transient and keeps nothing (no token, no inbox row); the redelivery mails', async () => {
+    const smtp = new SmtpSink({ failFirstSessions: 1 });
+    const mailer = await mailerTo(smtp, 'kafka');
     const first = await requested();
     const second = await requested();
     const failure = await mailer.handle([first.event, second.event]).then(() => assert.fail('the batch should fail'), (e: unknown) => e);
@@ -105,7 +118,7 @@ describe('VerificationMailer', () => {
     await mailer.handle([refused.event, next.event]);
     assert.deepEqual(smtp.messages.map((m) => m.to[0]), [next.email]);
     assert.deepEqual([await tokensOf(refused.id), await applied(refused.event)], [0, true]);
-    const warned = logLines.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'verification mail refused; not retried (resend_verification asks again)');
+    const warned = logLines.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'verification mail not sent; not retried (resend_verification asks again)');
     assert.ok(warned, logLines.slice(before).join(''));
     assert.deepEqual([warned.email_address_id, warned.event_id, warned.level], [refused.id, refused.event.id, 40]);
     assert.match(String(warned.err), /550/);

@@ -19,9 +19,11 @@ export const VERIFICATION_MAIL_CONSUMER = 'identity.email-verification-mails';
  * event rather than per batch: a mail cannot be taken back, so a later event's failure must not
  * roll back (and re-mail, with a new token) an earlier one that went out.
  *
- * - A transient failure (no connection, a timeout, a 4xx reply) rejects: the token and the inbox
- *   row roll back and the bus redelivers the batch (in-process: retried, then the relay republishes;
- *   Kafka: retried until the relay answers, never dead-lettered: MailFailure is `retriable`).
+ * - A transient failure (no connection, a timeout, a 4xx reply) with Kafka rejects: the token and
+ *   the inbox row roll back and this consumer group's partition is redelivered until the relay
+ *   answers (never dead-lettered: MailFailure is `retriable`). On the in-process bus, one relay
+ *   feeds every consumer, so retrying would hold up the audit log and webhooks for as long as the
+ *   SMTP relay is down: there it is logged and skipped like a permanent one.
  * - A permanent one (a refused address, what is not one mailbox) is logged and skipped; the token
  *   minted for it is dropped. `resend_verification` asks again.
  * - An address deleted, verified or changed since the event is skipped: its event is stale (a
@@ -85,10 +87,10 @@ export class VerificationMailer implements OnModuleInit, OnApplicationShutdown {
     try {
       await mailer.send(verificationMail({ email: current.email, emailAddressId, token, publicUrl: this.config.publicUrl }));
     } catch (error) {
-      if (!(error instanceof MailFailure) || !error.permanent) throw error;
+      if (!(error instanceof MailFailure) || (!error.permanent && this.bus.kind === 'kafka')) throw error;
       // No mail carries this token: it verifies nothing. The earlier ones were voided by the request.
       await forgetVerifications(manager, organizationId, emailAddressId);
-      this.logger.warn({ ...about, err: error.message }, 'verification mail refused; not retried (resend_verification asks again)');
+      this.logger.warn({ ...about, err: error.message }, 'verification mail not sent; not retried (resend_verification asks again)');
     }
   }
 }
