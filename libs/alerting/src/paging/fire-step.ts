@@ -1,22 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { pagingTargetsOf } from '@taproot/catalog';
-import { contactPlansOf, deliveriesOf } from '@taproot/identity';
+import { deliveriesOf } from '@taproot/identity';
 import type { EventActor } from '@taproot/messaging';
-import {
-  choosePath,
-  escalationPlanOf,
-  escalationPolicyIdsOfTeams,
-  levelRecipients,
-  nextStep,
-  pickRecipients,
-  shiftsOfSchedules,
-  type AlertFacts,
-  type PlanLevel,
-  type PlanPath,
-} from '@taproot/on-call';
+import { choosePath, nextStep, pickRecipients, type AlertFacts, type PlanLevel, type PlanPath } from '@taproot/on-call';
 import type { Keep, ResourceWriter, Row, WriteContext } from '@taproot/resources';
 import { changeAlert, recordPagingEvent, type AlertAccess } from '../alerts/alert-writes';
 import { evaluateJsonPath } from '../ingestion/json-path';
+import type { PagingLookups } from './paging-lookups';
 
 /** The paging engine acts as the system (alert events' `source`: system). */
 export const PAGING_ACTOR: EventActor = { kind: 'system', id: null };
@@ -80,11 +69,11 @@ const levelOf = (type: 'user' | 'team', id: string): PlanLevel => ({
 });
 
 /** The policy a track pages, when its target has one: itself, a team's, a service's or a functionality's. */
-async function policyOf(ctx: WriteContext, track: TrackRow): Promise<{ policyId: string | null; owners: string[] }> {
+async function policyOf(ctx: WriteContext, lookups: PagingLookups, track: TrackRow): Promise<{ policyId: string | null; owners: string[] }> {
   if (track.escalation_policy_id) return { policyId: track.escalation_policy_id, owners: [] };
-  if (track.target_type === 'Group') return { policyId: (await escalationPolicyIdsOfTeams(ctx.manager, ctx.organizationId, [track.target_id])).get(track.target_id) ?? null, owners: [track.target_id] };
+  if (track.target_type === 'Group') return { policyId: await lookups.teamPolicy(ctx, track.target_id), owners: [track.target_id] };
   if (track.target_type === 'Service' || track.target_type === 'Functionality') {
-    const found = (await pagingTargetsOf(ctx.manager, ctx.organizationId, track.target_type === 'Service' ? 'services' : 'functionalities', [track.target_id])).get(track.target_id);
+    const found = await lookups.catalogTarget(ctx, track.target_type === 'Service' ? 'services' : 'functionalities', track.target_id);
     return { policyId: found?.escalationPolicyId ?? null, owners: found?.owningTeamIds ?? [] };
   }
   return { policyId: null, owners: [] };
@@ -95,12 +84,12 @@ async function policyOf(ctx: WriteContext, track: TrackRow): Promise<{ policyId:
  * `FOR UPDATE SKIP LOCKED`, so another replica firing the same batch skips it, and marked fired
  * in the same transaction as everything it does (docs/paging.md).
  */
-export async function fireStep(writer: ResourceWriter, ctx: WriteContext, keep: Keep, stepId: string, alertId: string): Promise<void> {
+export async function fireStep(writer: ResourceWriter, ctx: WriteContext, keep: Keep, lookups: PagingLookups, due: { id: string; alertId: string }): Promise<void> {
   // The alert first, then the step: the order an alert change takes them (it locks the alert, then
   // deletes its steps), so the two never deadlock. An alert being changed is left to the next pass.
-  const [free] = (await ctx.manager.query('SELECT id FROM alerts WHERE id = $1 AND organization_id = $2 FOR UPDATE SKIP LOCKED', [alertId, ctx.organizationId])) as unknown[];
+  const [free] = (await ctx.manager.query('SELECT id FROM alerts WHERE id = $1 AND organization_id = $2 FOR UPDATE SKIP LOCKED', [due.alertId, ctx.organizationId])) as unknown[];
   if (!free) return;
-  const [step] = (await ctx.manager.query('SELECT id, alert_id, track_id, kind, level, repeat FROM alert_paging_steps WHERE id = $1 AND fired_at IS NULL FOR UPDATE SKIP LOCKED', [stepId])) as StepRow[];
+  const [step] = (await ctx.manager.query('SELECT id, alert_id, track_id, kind, level, repeat FROM alert_paging_steps WHERE id = $1 AND fired_at IS NULL FOR UPDATE SKIP LOCKED', [due.id])) as StepRow[];
   if (!step) return;
   await ctx.manager.query('UPDATE alert_paging_steps SET fired_at = $2 WHERE id = $1', [step.id, ctx.now]);
   const alert = await writer.load(ctx.manager, ctx.organizationId, step.alert_id, true);
@@ -114,7 +103,7 @@ export async function fireStep(writer: ResourceWriter, ctx: WriteContext, keep: 
   }
   const [track] = (await ctx.manager.query('SELECT * FROM alert_paging_tracks WHERE id = $1 AND active', [step.track_id])) as TrackRow[];
   if (!track || alert.status !== 'triggered') return;
-  const resolved = await resolveLevel(ctx, alert, track, step);
+  const resolved = await resolveLevel(ctx, lookups, alert, track, step);
   if (resolved === 'deferred') return;
   const levelNumber = step.level ?? 1;
   const repeat = step.repeat ?? 0;
@@ -123,12 +112,12 @@ export async function fireStep(writer: ResourceWriter, ctx: WriteContext, keep: 
     await recordPagingEvent(ctx, keep, step.alert_id, { action: 'level_skipped', details: `Nothing to page at level ${levelNumber} of ${track.target_type} ${track.target_id}`, level: levelNumber, targetType, pageReason: track.page_reason });
     return;
   }
-  const candidates = await levelRecipients(ctx.manager, ctx.organizationId, resolved.level, ctx.now, { shifts: (org, ids, window) => shiftsOfSchedules(ctx.manager, org, ids, window) });
+  const candidates = await lookups.recipients(ctx, resolved.level);
   const strategy = resolved.level.paging_strategy_configuration_strategy ?? 'default';
   const sequence = strategy === 'cycle' ? await pagedBefore(ctx, resolved.policy?.id ?? null, levelNumber) : 0;
   const chosen = new Set(pickRecipients([...new Set(candidates.map((c) => c.userId))], strategy, { alertId: step.alert_id, sequence }));
   const recipients = candidates.filter((c) => chosen.delete(c.userId));
-  const plans = await contactPlansOf(ctx.manager, ctx.organizationId, recipients.map((r) => r.userId));
+  const plans = await lookups.contactPlans(ctx, recipients.map((r) => r.userId));
   const notificationType = resolved.path?.notification_type === 'quiet' ? 'quiet' : 'audible';
   const rows = recipients.flatMap((r) => {
     const plan = plans.get(r.userId);
@@ -180,10 +169,10 @@ export async function fireStep(writer: ResourceWriter, ctx: WriteContext, keep: 
  * track fires and kept; its `initial_delay` postpones that first level ('deferred': a new step
  * was written). Without a policy: the user, or the members of the target's owning teams.
  */
-async function resolveLevel(ctx: WriteContext, alert: Row, track: TrackRow, step: StepRow): Promise<Resolved | 'deferred' | null> {
-  const { policyId, owners } = await policyOf(ctx, track);
+async function resolveLevel(ctx: WriteContext, lookups: PagingLookups, alert: Row, track: TrackRow, step: StepRow): Promise<Resolved | 'deferred' | null> {
+  const { policyId, owners } = await policyOf(ctx, lookups, track);
   if (policyId) {
-    const plan = await escalationPlanOf(ctx.manager, ctx.organizationId, policyId);
+    const plan = await lookups.plan(ctx, policyId);
     if (!plan) return null;
     const chosen = track.escalation_path_id ? plan.paths.find((p) => p.id === track.escalation_path_id) : choosePath(plan, factsOf(alert), ctx.now);
     if (!chosen) return null;

@@ -10,6 +10,7 @@ import { alertDefinition } from '../alerts/alert.schema';
 import { signAcknowledgeToken } from './channels/acknowledge-link';
 import { ChannelFailure, type ChannelKind, type NotificationChannel, type OutgoingNotification } from './channels/notification-channel';
 import { fireStep, PAGING_ACTOR } from './fire-step';
+import { PagingLookups } from './paging-lookups';
 
 /** The channels this process delivers through (channels.ts builds them from the configuration). */
 export const NOTIFICATION_CHANNELS = Symbol('NOTIFICATION_CHANNELS');
@@ -137,9 +138,10 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
       BATCH,
     ])) as { id: string; organization_id: string; alert_id: string }[];
     if (due.length === 0) return 0;
+    const lookups = new PagingLookups();
     const runs: GroupRun[] = due.map((step) => async (scope) => {
       try {
-        await scope.write(systemCommand(step.organization_id), (writer, ctx, keep) => fireStep(writer, ctx, keep, step.id, step.alert_id));
+        await scope.write(systemCommand(step.organization_id), (writer, ctx, keep) => fireStep(writer, ctx, keep, lookups, { id: step.id, alertId: step.alert_id }));
       } catch (error) {
         // Its savepoint is rolled back: the step stays due and is tried again on the next pass.
         this.logger.error({ err: error, stepId: step.id }, 'paging step failed');
