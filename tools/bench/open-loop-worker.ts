@@ -37,12 +37,17 @@ export interface OpenLoopOutput {
   elapsedMs: number;
   /** How far behind its schedule the generator itself sent a request, at worst (open loop). */
   maxLagMs: number;
+  /**
+   * When the run started, in ms since the epoch (`performance.timeOrigin + performance.now()`,
+   * comparable across threads): an open loop's request i was scheduled at startedAt + i / rate.
+   */
+  startedAt: number;
 }
 
 async function run({ url, method, timeoutMs, requests, mode }: OpenLoopInput): Promise<OpenLoopOutput> {
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const target = new URL(url);
-  const out: OpenLoopOutput = { latencies: [], statuses: {}, errors: 0, timeouts: 0, elapsedMs: 0, maxLagMs: 0 };
+  const out: OpenLoopOutput = { latencies: [], statuses: {}, errors: 0, timeouts: 0, elapsedMs: 0, maxLagMs: 0, startedAt: 0 };
 
   /** Sends one request; resolves once it ends, with its HTTP status, a timeout or a lost connection. */
   const send = (r: OpenLoopRequest, scheduled: number) =>
@@ -78,6 +83,7 @@ async function run({ url, method, timeoutMs, requests, mode }: OpenLoopInput): P
     });
 
   const start = performance.now();
+  out.startedAt = performance.timeOrigin + start;
   if ('rate' in mode) {
     const interval = 1000 / mode.rate;
     const inFlight: Promise<void>[] = [];

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -15,6 +16,12 @@ export interface ReceivedMail {
   headers: Record<string, string>;
   /** The user the client authenticated as, or null. */
   user: string | null;
+  /**
+   * When the message's data had all arrived (its final `.`), before it was parsed: milliseconds
+   * since the epoch, with the sub-millisecond part (`performance.timeOrigin + performance.now()`,
+   * comparable across worker threads). The bench's paging section measures up to it.
+   */
+  receivedAt: number;
 }
 
 export interface SmtpSinkOptions {
@@ -64,6 +71,8 @@ export class SmtpSink {
         callback();
       },
       onData: (stream, session, callback) => {
+        let receivedAt = 0;
+        stream.once('end', () => (receivedAt = performance.timeOrigin + performance.now()));
         simpleParser(stream).then(
           (mail) => {
             const headers: Record<string, string> = {};
@@ -76,6 +85,7 @@ export class SmtpSink {
               html: typeof mail.html === 'string' ? mail.html : '',
               headers,
               user: typeof session.user === 'string' ? session.user : null,
+              receivedAt: receivedAt || performance.timeOrigin + performance.now(),
             });
             for (const wake of this.#waiters.splice(0)) wake();
             callback();
