@@ -1,6 +1,6 @@
-import { afterEach, describe, test } from '@jest/globals';
+import { afterEach, describe, jest, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, Socket, type Server } from 'node:net';
 import { inspect } from 'node:util';
 import { escapeHtml, isMailbox, MailFailure, Mailer, type OutgoingMail } from './mailer';
 import { SmtpSink, type SmtpSinkOptions } from './testing';
@@ -102,6 +102,22 @@ describe('Mailer against a real SMTP server', () => {
     await mailer.send(mail());
     assert.equal((await sink.waitFor()).to[0], 'oncall@example.com');
     assert.equal(sink.sessions, 2);
+  });
+
+  test("opens its connections with TCP_NODELAY (nodemailer's own keep Nagle's algorithm: ~40 ms a message)", async () => {
+    const setNoDelay = jest.spyOn(Socket.prototype, 'setNoDelay');
+    try {
+      let port = 0;
+      const { sink, mailer } = await sinkAndMailer({}, (url) => ((port = Number(new URL(url).port)), url));
+      await mailer.send(mail());
+      await mailer.send(mail({ subject: 'second' }));
+      await sink.waitFor((m) => m.subject === 'second');
+      const toSink = setNoDelay.mock.contexts.filter((socket) => (socket as Socket).remotePort === port);
+      assert.equal(toSink.length, 1, 'one pooled connection, opened with TCP_NODELAY');
+      assert.ok(setNoDelay.mock.calls[setNoDelay.mock.contexts.indexOf(toSink[0])][0] === true);
+    } finally {
+      setNoDelay.mockRestore();
+    }
   });
 
   test('no server listening is a failure to retry', async () => {
