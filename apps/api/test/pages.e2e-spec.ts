@@ -1,8 +1,8 @@
-import { afterAll as after, beforeAll as before, beforeEach, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { TestResponse } from '../src/testing';
 import { created, errorCodes, pointers, unique } from './support/json-api';
-import { doc, MINUTE, startPagingWorld, type PagingWorld } from './support/paging';
+import { doc, MINUTE, usePagingWorld } from './support/paging';
 
 type Attributes = Record<string, unknown>;
 
@@ -13,18 +13,7 @@ type Attributes = Record<string, unknown>;
  * A refused page names the attribute the client sent.
  */
 describe('POST /v1/pages', () => {
-  let w: PagingWorld;
-
-  before(async () => {
-    w = await startPagingWorld();
-  });
-  after(async () => {
-    await w?.close();
-  });
-  beforeEach(async () => {
-    // Past the alert creation limit's minute, and past every earlier test's timers.
-    await w.advance(24 * 60 * MINUTE);
-  });
+  const w = usePagingWorld();
 
   const page = (attributes: Attributes, token?: string) => w.send('POST', '/v1/pages', doc('pages', { summary: unique('Checkout is down'), ...attributes }), token);
   const paged = async (attributes: Attributes) => {

@@ -1,8 +1,8 @@
-import { afterAll as after, beforeAll as before, beforeEach, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { TestResponse } from '../src/testing';
 import { unique } from './support/json-api';
-import { doc, MINUTE, startPagingWorld, type PagingWorld } from './support/paging';
+import { doc, MINUTE, usePagingWorld } from './support/paging';
 
 interface Resource {
   type: string;
@@ -18,18 +18,7 @@ const REFUSED = 'refused-pager@example.test';
  * resolved the alert, as `users` records in `included`; only the organization's own.
  */
 describe('alerts: notified_users and responders', () => {
-  let w: PagingWorld;
-
-  before(async () => {
-    w = await startPagingWorld({ refuseRecipients: [REFUSED] });
-  });
-  after(async () => {
-    await w?.close();
-  });
-  beforeEach(async () => {
-    // Past the alert creation limit's minute, and past every earlier test's timers.
-    await w.advance(24 * 60 * MINUTE);
-  });
+  const w = usePagingWorld({ refuseRecipients: [REFUSED] });
 
   const alertTo = async (type: string, id: string | number) => {
     const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: type, notification_target_id: String(id) }));

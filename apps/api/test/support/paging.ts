@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { PagingEngine } from '@taproot/alerting';
 import { SmtpSink } from '@taproot/alerting/testing';
@@ -78,5 +79,23 @@ export async function startPagingWorld(smtpOptions: ConstructorParameters<typeof
       await smtp.close();
     },
   };
+  return world;
+}
+
+/**
+ * The paging world of a describe block: started before its tests, closed after them, and moved a
+ * day on before each test (past the alert creation limit's minute and every earlier test's timers).
+ */
+export function usePagingWorld(smtpOptions: ConstructorParameters<typeof SmtpSink>[0] = {}): PagingWorld {
+  const world = {} as PagingWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startPagingWorld(smtpOptions));
+  });
+  afterAll(async () => {
+    await world.close?.();
+  });
+  beforeEach(async () => {
+    await world.advance(24 * 60 * MINUTE);
+  });
   return world;
 }

@@ -53,15 +53,16 @@ export interface PagingEventLine {
   pageReason: string | null;
 }
 
-/** Writes a paging line of the alert's timeline (kind `notification`, source `system`). */
-export async function recordPagingEvent(ctx: WriteContext, keep: Keep, alertId: string, line: PagingEventLine): Promise<void> {
-  keep(
-    await trailWriter.create(
-      ctx,
-      { kind: 'notification', action: line.action, details: line.details, user_id: null, source: 'system', escalation_level: line.level, escalation_target_type: line.targetType, page_reason: line.pageReason },
-      alertId,
-    ),
+/** Writes paging lines of alerts' timelines (kind `notification`, source `system`), in two statements however many. */
+export async function recordPagingEvents(ctx: WriteContext, keep: Keep, lines: readonly { alertId: string; line: PagingEventLine }[]): Promise<void> {
+  const written = await trailWriter.createMany(
+    ctx,
+    lines.map(({ alertId, line }) => ({
+      input: { kind: 'notification', action: line.action, details: line.details, user_id: null, source: 'system', escalation_level: line.level, escalation_target_type: line.targetType, page_reason: line.pageReason },
+      parentId: alertId,
+    })),
   );
+  for (const result of written) keep(result);
 }
 
 /**

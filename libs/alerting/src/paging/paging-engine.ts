@@ -1,15 +1,14 @@
-import { AsyncResource } from 'node:async_hooks';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type Logger, type TaprootConfig } from '@taproot/config';
-import { UnitOfWork } from '@taproot/messaging';
-import { ResourceWriteHandler, type GroupRun, type ResourceWriteCommand } from '@taproot/resources';
+import { PassLoop, UnitOfWork } from '@taproot/messaging';
+import { ResourceWriteHandler, type Keep, type ResourceWriteCommand, type WriteContext } from '@taproot/resources';
 import { LOGGER } from '@taproot/runtime';
 import { DataSource } from 'typeorm';
-import { recordPagingEvent } from '../alerts/alert-writes';
+import { recordPagingEvents, type PagingEventLine } from '../alerts/alert-writes';
 import { alertDefinition } from '../alerts/alert.schema';
 import { signAcknowledgeToken } from './channels/acknowledge-link';
 import { ChannelFailure, type ChannelKind, type NotificationChannel, type OutgoingNotification } from './channels/notification-channel';
-import { fireStep, PAGING_ACTOR } from './fire-step';
+import { claimDueSteps, fireSteps, PAGING_ACTOR, type ClaimedStep } from './fire-steps';
 import { PagingLookups } from './paging-lookups';
 
 /** The channels this process delivers through (channels.ts builds them from the configuration). */
@@ -52,21 +51,29 @@ type SendResult = { notification: ClaimedNotification; providerId: string | null
 /** The system's writes in an organization: paging's steps and its record of what it sent. */
 const systemCommand = (organizationId: string): ResourceWriteCommand => ({ definition: alertDefinition, organizationId, actor: PAGING_ACTOR, userId: null });
 
+/** Items grouped by their organization, in first-seen order. */
+function byOrganization<T>(items: readonly T[], organizationOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const organizationId = organizationOf(item);
+    groups.set(organizationId, [...(groups.get(organizationId) ?? []), item]);
+  }
+  return groups;
+}
+
 /**
- * The paging engine of a process (docs/paging.md): fires the due steps (durable rows claimed with
- * FOR UPDATE SKIP LOCKED, so any number of replicas share them and each fires once) and sends the
- * due notifications (claimed under a lease, so a crashed sender's are retried by another). Time
- * comes from the injected clock; `tick` is one pass, which tests call after moving the clock.
+ * The paging engine of a process (docs/paging.md), two loops: one fires the due steps (durable
+ * rows claimed with FOR UPDATE SKIP LOCKED, so any number of replicas share them and each fires
+ * once; a batch in a few statements whatever its size), the other sends the due notifications
+ * (claimed under a lease, so a crashed sender's are retried by another). Sending has its own loop
+ * so a slow mail relay never delays an escalation. Time comes from the injected clock; `tick` is
+ * one pass of both, which tests call after moving the clock.
  */
 @Injectable()
 export class PagingEngine extends ResourceWriteHandler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-  // Bound where the engine is made, outside any request: a pass woken by a request's commit is not
-  // part of that request (its queries and logs carry no request id), as with the outbox relay.
-  private readonly loopOutsideRequests = AsyncResource.bind(() => this.loop());
+  // The loops call the methods at each pass (not bound once), so a probe wrapping them sees every pass.
+  private readonly firing: PassLoop;
+  private readonly sending: PassLoop;
 
   constructor(
     unitOfWork: UnitOfWork,
@@ -77,52 +84,26 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     super(unitOfWork, clock);
+    const pollMs = config.pagingPollMs;
+    this.firing = new PassLoop({ name: 'paging (firing)', pollMs, logger, pass: async () => (await this.fireDue()) >= BATCH });
+    this.sending = new PassLoop({ name: 'paging (sending)', pollMs, logger, pass: async () => (await this.sendDue()) >= BATCH });
     // A committed alert change may have written a step due now: fire it without waiting for the poll
     // (the alert's own events only: a pass's timeline lines, alert_event.*, need no other pass).
     unitOfWork.onCommit((events) => {
-      if (events.some((e) => e.type.startsWith('alert.'))) this.kick();
+      if (events.some((e) => e.type.startsWith('alert.'))) this.firing.kick();
     });
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.pagingPollMs > 0) this.schedule();
+    if (this.config.pagingPollMs <= 0) return;
+    this.firing.start();
+    this.sending.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.firing.stop();
+    await this.sending.stop();
     for (const channel of this.channels.values()) await channel.close?.();
-  }
-
-  /** Runs a pass now (or right after the running one) when the loop runs. */
-  kick(): void {
-    if (this.config.pagingPollMs <= 0 || this.stopped) return;
-    if (this.running) this.again = true;
-    else this.loopOutsideRequests();
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(this.loopOutsideRequests, this.config.pagingPollMs);
-    this.timer.unref();
-  }
-
-  private loop(): void {
-    clearTimeout(this.timer);
-    this.running = this.tick()
-      .then((done) => {
-        // A full batch means more is due: go on at once.
-        if (done.fired >= BATCH || done.sent >= BATCH) this.again = true;
-      })
-      .catch((error: unknown) => this.logger.error({ err: error }, 'paging pass failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.loop();
-        } else this.schedule();
-      });
   }
 
   /** One pass: fires the steps due by the clock, then sends the notifications due. */
@@ -133,23 +114,29 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
   }
 
   private async fireDue(): Promise<number> {
-    const due = (await this.dataSource.query('SELECT id, organization_id, alert_id FROM alert_paging_steps WHERE fired_at IS NULL AND due_at <= $1 ORDER BY due_at LIMIT $2', [
-      this.clock.now(),
-      BATCH,
-    ])) as { id: string; organization_id: string; alert_id: string }[];
-    if (due.length === 0) return 0;
-    const lookups = new PagingLookups();
-    const runs: GroupRun[] = due.map((step) => async (scope) => {
-      try {
-        await scope.write(systemCommand(step.organization_id), (writer, ctx, keep) => fireStep(writer, ctx, keep, lookups, { id: step.id, alertId: step.alert_id }));
-      } catch (error) {
-        // Its savepoint is rolled back: the step stays due and is tried again on the next pass.
-        this.logger.error({ err: error, stepId: step.id }, 'paging step failed');
-        throw error;
+    const { fired, notified } = await this.commitIsolated(async (scope) => {
+      const claimed = await claimDueSteps(scope.manager, scope.now, BATCH);
+      const lookups = new PagingLookups();
+      let notified = 0;
+      for (const [organizationId, steps] of byOrganization(claimed, (s) => s.organization_id)) {
+        const fire = (some: readonly ClaimedStep[], memo: PagingLookups) => scope.attempt(systemCommand(organizationId), (writer, ctx, keep) => fireSteps(writer, ctx, keep, memo, some));
+        const all = await fire(steps, lookups);
+        if (all.ok) {
+          notified += all.value;
+          continue;
+        }
+        // One bad step must not hold up the others: each is fired alone; one that fails again
+        // stays due (its savepoint is rolled back) and is tried on the next pass.
+        for (const step of steps) {
+          const alone = await fire([step], new PagingLookups());
+          if (alone.ok) notified += alone.value;
+          else this.logger.error({ err: alone.error, stepId: step.id }, 'paging step failed');
+        }
       }
+      return { fired: claimed.length, notified };
     });
-    await this.commitGroup(runs);
-    return due.length;
+    if (notified > 0) this.sending.kick();
+    return fired;
   }
 
   private async sendDue(): Promise<number> {
@@ -166,7 +153,17 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
     if (claimed.length === 0) return 0;
     // Each send on its own: a slow or failing address never holds up the others.
     const results = await Promise.all(claimed.map((n) => this.send(n)));
-    await this.commitGroup(results.map((result) => (scope) => scope.write(systemCommand(result.notification.organization_id), (_writer, ctx, keep) => this.recordSend(ctx, keep, result))));
+    await this.commitIsolated(async (scope) => {
+      for (const [organizationId, some] of byOrganization(results, (r) => r.notification.organization_id)) {
+        const record = (these: readonly SendResult[]) => scope.attempt(systemCommand(organizationId), (_writer, ctx, keep) => recordSends(ctx, keep, these));
+        if ((await record(some)).ok) continue;
+        for (const result of some) {
+          const alone = await record([result]);
+          // Unrecorded, the notification's lease runs out and it is sent again (the same Message-Id).
+          if (!alone.ok) this.logger.error({ err: alone.error, notificationId: result.notification.id }, 'recording a paging send failed');
+        }
+      }
+    });
     return claimed.length;
   }
 
@@ -196,23 +193,55 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
       acknowledgeUrl: `${publicUrl}/v1/alert_acknowledgements?token=${token}`,
     };
   }
+}
 
-  /** Writes the outcome of a send and its line on the alert's timeline; a failure is retried with backoff. */
-  private async recordSend(ctx: Parameters<typeof recordPagingEvent>[0], keep: Parameters<typeof recordPagingEvent>[1], result: SendResult): Promise<void> {
+/**
+ * Writes the outcomes of sends of one organization and their lines on the alerts' timelines, a
+ * statement per kind of outcome: sent; failed for good (permanent, or the last attempt); to retry
+ * after the backoff.
+ */
+async function recordSends(ctx: WriteContext, keep: Keep, results: readonly SendResult[]): Promise<void> {
+  const sent: { id: string; providerId: string | null }[] = [];
+  const failed: { id: string; error: string }[] = [];
+  const retried: { id: string; dueAt: Date; error: string }[] = [];
+  const lines: { alertId: string; line: PagingEventLine }[] = [];
+  for (const result of results) {
     const n = result.notification;
     const verbs = VERBS[n.channel];
-    const line = (action: 'emailed' | 'texted' | 'called' | 'notified', details: string) => recordPagingEvent(ctx, keep, n.alert_id, { action, details, level: n.level, targetType: 'User', pageReason: null });
+    const line = (action: PagingEventLine['action'], details: string) => lines.push({ alertId: n.alert_id, line: { action, details, level: n.level, targetType: 'User', pageReason: null } });
     if ('providerId' in result) {
-      await ctx.manager.query(`UPDATE alert_notifications SET status = 'sent', sent_at = $2, provider_id = $3, claimed_until = NULL WHERE id = $1`, [n.id, ctx.now, result.providerId]);
-      return line(verbs.action, `${verbs.sent} user ${n.user_id} at ${n.address} (level ${n.level})`);
+      sent.push({ id: n.id, providerId: result.providerId });
+      line(verbs.action, `${verbs.sent} user ${n.user_id} at ${n.address} (level ${n.level})`);
+    } else if (result.permanent || n.attempts >= MAX_ATTEMPTS) {
+      failed.push({ id: n.id, error: result.error });
+      line('notified', `${verbs.noun} to user ${n.user_id} at ${n.address} failed (attempt ${n.attempts}): ${result.error}; not retried`);
+    } else {
+      const wait = backoffMs(n.attempts);
+      retried.push({ id: n.id, dueAt: new Date(ctx.now.getTime() + wait), error: result.error });
+      line('notified', `${verbs.noun} to user ${n.user_id} at ${n.address} failed (attempt ${n.attempts} of ${MAX_ATTEMPTS}): ${result.error}; retried in ${wait / 1000} s`);
     }
-    const giveUp = result.permanent || n.attempts >= MAX_ATTEMPTS;
-    if (giveUp) {
-      await ctx.manager.query(`UPDATE alert_notifications SET status = 'failed', last_error = $2, claimed_until = NULL WHERE id = $1 AND status = 'pending'`, [n.id, result.error]);
-      return line('notified', `${verbs.noun} to user ${n.user_id} at ${n.address} failed (attempt ${n.attempts}): ${result.error}; not retried`);
-    }
-    const wait = backoffMs(n.attempts);
-    await ctx.manager.query(`UPDATE alert_notifications SET due_at = $2, last_error = $3, claimed_until = NULL WHERE id = $1 AND status = 'pending'`, [n.id, new Date(ctx.now.getTime() + wait), result.error]);
-    return line('notified', `${verbs.noun} to user ${n.user_id} at ${n.address} failed (attempt ${n.attempts} of ${MAX_ATTEMPTS}): ${result.error}; retried in ${wait / 1000} s`);
   }
+  const { manager, organizationId, now } = ctx;
+  if (sent.length) {
+    await manager.query(
+      `UPDATE alert_notifications n SET status = 'sent', sent_at = $3, provider_id = v.provider_id, claimed_until = NULL
+         FROM unnest($1::uuid[], $2::text[]) AS v(id, provider_id) WHERE n.id = v.id AND n.organization_id = $4`,
+      [sent.map((s) => s.id), sent.map((s) => s.providerId), now, organizationId],
+    );
+  }
+  if (failed.length) {
+    await manager.query(
+      `UPDATE alert_notifications n SET status = 'failed', last_error = v.error, claimed_until = NULL
+         FROM unnest($1::uuid[], $2::text[]) AS v(id, error) WHERE n.id = v.id AND n.organization_id = $3 AND n.status = 'pending'`,
+      [failed.map((f) => f.id), failed.map((f) => f.error), organizationId],
+    );
+  }
+  if (retried.length) {
+    await manager.query(
+      `UPDATE alert_notifications n SET due_at = v.due_at, last_error = v.error, claimed_until = NULL
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS v(id, due_at, error) WHERE n.id = v.id AND n.organization_id = $4 AND n.status = 'pending'`,
+      [retried.map((r) => r.id), retried.map((r) => r.dueAt), retried.map((r) => r.error), organizationId],
+    );
+  }
+  await recordPagingEvents(ctx, keep, lines);
 }

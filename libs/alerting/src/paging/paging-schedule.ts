@@ -28,9 +28,10 @@ export async function checkPagingOrder(ctx: WriteContext, order: PagingOrder | u
   }
 }
 
-type Step = { alertId: string; trackId: string | null; kind: 'level' | 'wake' | 'retrigger'; level: number | null; repeat?: number; dueAt: Date };
+/** A durable timer of paging: a level to page, a snooze's end (`wake`) or an acknowledgement's timeout (`retrigger`). */
+export type PagingStep = { alertId: string; trackId: string | null; kind: 'level' | 'wake' | 'retrigger'; level: number | null; repeat?: number; dueAt: Date };
 
-async function insertSteps(ctx: WriteContext, steps: Step[]): Promise<void> {
+export async function insertSteps(ctx: WriteContext, steps: PagingStep[]): Promise<void> {
   if (steps.length === 0) return;
   await ctx.manager.query(
     `INSERT INTO alert_paging_steps (id, organization_id, alert_id, track_id, kind, level, repeat, due_at, created_at)

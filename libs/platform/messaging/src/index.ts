@@ -6,6 +6,7 @@ export * from './bus/kafka.bus';
 export * from './bus/kafka-dead-letters';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
+export * from './pass-loop';
 export * from './inbox/projection';
 export * from './unit-of-work';
 export * from './commit-cache';

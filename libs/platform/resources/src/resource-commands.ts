@@ -96,6 +96,16 @@ export interface GroupScope {
   write<T>(command: ResourceWriteCommand, work: WriteWork<T>): Promise<T>;
 }
 
+/** A unit of work whose writes each run under a savepoint (`ResourceWriteHandler.commitIsolated`). */
+export interface IsolatedScope {
+  /** The transaction's manager, for what the caller reads or locks before its writes. */
+  readonly manager: EntityManager;
+  /** The unit of work's instant (every write's `ctx.now`). */
+  readonly now: Date;
+  /** Runs a write under its own savepoint: when it fails, it alone is rolled back (its events dropped) and its error answered. */
+  attempt<T>(command: ResourceWriteCommand, work: WriteWork<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
+}
+
 /** A request's work in a group commit; it rejects when the request's work failed (its savepoint is rolled back). */
 export type GroupRun = (scope: GroupScope) => Promise<void>;
 
@@ -173,8 +183,6 @@ export abstract class ResourceWriteHandler {
       const now = this.clock.now();
       const isolate = runs.length > 1;
       for (const [i, run] of runs.entries()) {
-        const savepoint = `request_${i}`;
-        if (isolate) await manager.query(`SAVEPOINT ${savepoint}`);
         const kept: KeptEvents[] = [];
         const scope: GroupScope = {
           write: (command, work) => {
@@ -183,17 +191,46 @@ export abstract class ResourceWriteHandler {
             return work(writerOf(command.definition), contextOf(command, manager, now), events.keep);
           },
         };
-        try {
-          await run(scope);
-        } catch (error) {
-          if (!isolate) throw error;
-          await manager.query(`ROLLBACK TO SAVEPOINT ${savepoint}`);
-          continue;
-        }
-        if (isolate) await manager.query(`RELEASE SAVEPOINT ${savepoint}`);
+        if (!isolate) await run(scope);
+        else if (!(await underSavepoint(manager, `request_${i}`, () => run(scope))).ok) continue;
         for (const events of kept) events.emitTo(emitter);
       }
     });
+  }
+
+  /**
+   * One unit of work in which the caller reads or locks what it needs, then writes in parts that
+   * each run under a savepoint (`scope.attempt`): a part that fails rolls back alone and the
+   * caller decides what to do (the paging engine retries a failed batch one step at a time).
+   */
+  protected commitIsolated<T>(work: (scope: IsolatedScope) => Promise<T>): Promise<T> {
+    return this.unitOfWork.run(async (manager, emitter) => {
+      const now = this.clock.now();
+      let parts = 0;
+      return work({
+        manager,
+        now,
+        attempt: async (command, write) => {
+          const events = new KeptEvents(command.definition);
+          const done = await underSavepoint(manager, `part_${parts++}`, () => write(writerOf(command.definition), contextOf(command, manager, now), events.keep));
+          if (done.ok) events.emitTo(emitter);
+          return done;
+        },
+      });
+    });
+  }
+}
+
+/** Runs `work` under a savepoint: rolled back to it when `work` fails, whose error is answered. */
+async function underSavepoint<T>(manager: EntityManager, name: string, work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  await manager.query(`SAVEPOINT ${name}`);
+  try {
+    const value = await work();
+    await manager.query(`RELEASE SAVEPOINT ${name}`);
+    return { ok: true, value };
+  } catch (error) {
+    await manager.query(`ROLLBACK TO SAVEPOINT ${name}`);
+    return { ok: false, error };
   }
 }
 

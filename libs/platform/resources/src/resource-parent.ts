@@ -17,6 +17,29 @@ export async function findParent(db: Queryable, parent: ParentDef, organizationI
   throw JsonApiError.notFound(parent.path.split('/').pop() ?? parent.path, raw);
 }
 
+/**
+ * `findParent` for many raw ids in one query: each raw id mapped to the parent's id; the first
+ * that is not a parent in the organization answers 404, as `findParent` would.
+ */
+export async function findParents(db: Queryable, parent: ParentDef, organizationId: string, raws: readonly string[], lock = false): Promise<Map<string, string>> {
+  const wanted = [...new Set(raws)];
+  const valid = wanted.filter((raw) => (parent.integerIds ? isIntegerId(raw) : isUuid(raw)));
+  const rows = valid.length
+    ? ((await db.query(
+        `SELECT id FROM ${quoteIdent(parent.table)} WHERE id = ANY($1::${parent.integerIds ? 'bigint' : 'uuid'}[]) AND organization_id = $2${lock ? ' FOR KEY SHARE' : ''}`,
+        [valid, organizationId],
+      )) as { id: string }[])
+    : [];
+  const found = new Set(rows.map((r) => String(r.id)));
+  const ids = new Map<string, string>();
+  for (const raw of wanted) {
+    const id = parent.integerIds ? String(Number(raw)) : raw.toLowerCase();
+    if (!valid.includes(raw) || !found.has(id)) throw JsonApiError.notFound(parent.path.split('/').pop() ?? parent.path, raw);
+    ids.set(raw, id);
+  }
+  return ids;
+}
+
 /** The list condition of a nested collection: the records of that parent only. */
 export function parentScope(parent: ParentDef, parentId: string): ListFilter {
   return { attribute: parent.attribute, operator: 'eq', values: [parentId], parameter: parent.param };

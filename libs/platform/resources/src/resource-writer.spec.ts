@@ -88,3 +88,61 @@ describe('ResourceWriter delete', () => {
     await assert.rejects(writer.delete(transaction(failure).ctx, TASK), (error) => error === failure);
   });
 });
+
+describe('ResourceWriter createMany', () => {
+  const writer = new ResourceWriter(tasks);
+  const OTHER_ROLE = '7d6c5b4a-3e2f-4a1b-9c8d-7e6f5a4b3c2d';
+
+  /** A transaction whose INSERT answers its rows in reverse (the database promises no order), with the roles of ORG given. */
+  function bulkTransaction(roles: string[]) {
+    const statements: string[] = [];
+    const manager = {
+      async query(sql: string, params: unknown[] = []) {
+        statements.push(sql);
+        if (sql.startsWith('SELECT id FROM "incident_roles" WHERE id = ANY')) return (params[0] as string[]).map((id) => id.toLowerCase()).filter((id) => roles.includes(id) && params[1] === ORG).map((id) => ({ id }));
+        if (sql.startsWith('INSERT')) return (JSON.parse(params[0] as string) as Row[]).reverse();
+        return [];
+      },
+    };
+    const ctx: WriteContext = { organizationId: ORG, actor: { kind: 'system', id: null }, manager: manager as unknown as EntityManager, now: new Date() };
+    return { ctx, statements };
+  }
+
+  test('checks every parent in one query and inserts in one statement; results follow the items, each with its event', async () => {
+    const { ctx, statements } = bulkTransaction([ROLE, OTHER_ROLE]);
+    const results = await writer.createMany(ctx, [
+      { input: { task: 'one' }, parentId: ROLE },
+      { input: { task: 'two' }, parentId: OTHER_ROLE.toUpperCase() },
+      { input: { task: 'three' }, parentId: ROLE },
+    ]);
+    assert.equal(statements.length, 2);
+    assert.match(statements[1], /json_populate_recordset/);
+    assert.deepEqual(
+      results.map((r) => [r.snapshot.task, r.snapshot.incident_role_id, r.events[0].type, r.events[0].payload.task]),
+      [
+        ['one', ROLE, 'incident_role_task.created', 'one'],
+        ['two', OTHER_ROLE, 'incident_role_task.created', 'two'],
+        ['three', ROLE, 'incident_role_task.created', 'three'],
+      ],
+    );
+  });
+
+  test('one parent missing from the organization is a 404 naming it, and nothing is inserted', async () => {
+    const { ctx, statements } = bulkTransaction([ROLE]);
+    await assert.rejects(
+      writer.createMany(ctx, [
+        { input: { task: 'one' }, parentId: ROLE },
+        { input: { task: 'two' }, parentId: OTHER_ROLE },
+      ]),
+      failsWith(404, (e) => assert.equal(e.errors[0].detail, `No incident_roles with id ${OTHER_ROLE}`)),
+    );
+    assert.ok(!statements.some((s) => s.startsWith('INSERT')));
+  });
+
+  test('records with different attributes given, and resources with derived slugs, are refused as a programming error', async () => {
+    const { ctx } = bulkTransaction([ROLE]);
+    await assert.rejects(writer.createMany(ctx, [{ input: { task: 'one' }, parentId: ROLE }, { input: { task: 'two', external_id: 'x' }, parentId: ROLE }]), /same attributes/);
+    const slugged = new ResourceWriter({ ...tasks, schema: roleTasks({ attributes: { ...roleTasks().attributes, slug: { type: 'string', derivedFrom: 'task' } } }) });
+    await assert.rejects(slugged.createMany(ctx, [{ input: { task: 'one' }, parentId: ROLE }]), /does not derive slugs/);
+  });
+});

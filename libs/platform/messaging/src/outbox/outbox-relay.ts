@@ -1,7 +1,7 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { DataSource } from 'typeorm';
 import type { BusMessage, EventBus } from '../bus/event-bus.port';
 import type { DomainEvent } from '../event-envelope';
+import { PassLoop } from '../pass-loop';
 
 export interface RelayLogger {
   info(obj: object, msg?: string): void;
@@ -27,42 +27,38 @@ const RELAY_LOCK = 1919249529;
  * kafkajs has no linger, so the relay batches by itself.
  */
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private wakeAgain = false;
-  private stopped = true;
-  private failures = 0;
   private lastCleanup = 0;
-  // Bound where the relay is made, outside any request: a tick woken by a request's commit is not
-  // part of that request (its queries and logs carry no request id).
-  private readonly tickOutsideRequests = AsyncResource.bind(() => void this.tick());
+  private readonly loop: PassLoop;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly bus: EventBus,
     private readonly opts: OutboxRelayOptions,
-  ) {}
+  ) {
+    // While the bus is down, the loop backs off (up to 5 s) and keeps trying: nothing is dropped.
+    this.loop = new PassLoop({
+      name: 'outbox relay',
+      pollMs: opts.pollMs,
+      logger: opts.logger,
+      pass: async () => {
+        const sent = await this.relayBatch();
+        await this.cleanup();
+        return sent === (this.opts.batchSize ?? 500);
+      },
+    });
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Called after a command commits so its events leave now rather than at the next poll. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.wakeAgain = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.kick();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Publishes everything pending; resolves with the number of events sent. For tests and shutdown. */
@@ -73,41 +69,6 @@ export class OutboxRelay {
       total += sent;
       if (sent === 0) return total;
     }
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(this.tickOutsideRequests, delay);
-  }
-
-  private async tick(): Promise<void> {
-    this.timer = null;
-    if (this.running || this.stopped) return;
-    let next = this.opts.pollMs;
-    this.running = (async () => {
-      try {
-        const sent = await this.relayBatch();
-        if (this.failures > 0) this.opts.logger.info({ failures: this.failures }, 'outbox relay recovered');
-        this.failures = 0;
-        if (sent === (this.opts.batchSize ?? 500)) next = 0;
-        await this.cleanup();
-      } catch (error) {
-        this.failures++;
-        // Back off while the bus is down, up to 5 s, then keep trying: nothing is dropped.
-        next = Math.min(5000, this.opts.pollMs * 2 ** Math.min(this.failures, 5));
-        if (this.failures === 1 || this.failures % 20 === 0) {
-          this.opts.logger.warn({ err: String(error), failures: this.failures }, 'outbox relay could not publish; retrying');
-        }
-      }
-    })();
-    await this.running;
-    this.running = null;
-    if (this.wakeAgain) {
-      this.wakeAgain = false;
-      next = 0;
-    }
-    this.schedule(next);
   }
 
   private async relayBatch(): Promise<number> {

@@ -1,0 +1,90 @@
+import { describe, test } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { DataSource } from 'typeorm';
+import { created, unique } from './support/json-api';
+import { doc, MINUTE, usePagingWorld } from './support/paging';
+
+/**
+ * The engine fires its due steps in batches, a few statements per batch (docs/paging.md,
+ * "Firing"): what one pass fires for many alerts is what firing them one by one would do.
+ */
+describe('paging: steps fired in batches', () => {
+  const w = usePagingWorld();
+
+  const alertTo = async (type: string, id: string) => {
+    const summary = unique('Checkout is down');
+    const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary, notification_target_type: type, notification_target_id: id }));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return { id: res.body.data.id as string, summary };
+  };
+  const pagingLines = async (alertId: string) => {
+    const res = await w.send('GET', `/v1/alerts/${alertId}/events?page[size]=100`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return (res.body.data as { attributes: { action: string; escalation_level: number | null } }[]).map((e) => e.attributes).filter((e) => e.action === 'escalation_policy_paged');
+  };
+
+  test('one pass fires every alert of a storm: each is mailed once, gets its timeline line and its next level', async () => {
+    const [first, second] = [await w.userWithEmail(), await w.userWithEmail()];
+    const policy = await w.policyOf([{ users: [first.id], delay: 5 }, { users: [second.id] }]);
+    const alerts = [];
+    for (let i = 0; i < 12; i++) alerts.push(await alertTo('EscalationPolicy', policy));
+
+    const pass = (await w.engine.tick()) as { fired: number; sent: number };
+    assert.equal(pass.fired, 12);
+    assert.deepEqual(w.mailsTo(first.email).map((m) => m.subject.split(': ').pop()).sort(), alerts.map((a) => a.summary).sort(), 'one mail per alert, each about its alert');
+    for (const alert of alerts) assert.deepEqual((await pagingLines(alert.id)).map((l) => l.escalation_level), [1]);
+
+    await w.advance(5 * MINUTE);
+    assert.equal(w.mailsTo(second.email).length, 12, 'every alert reached level 2, once');
+    await w.advance(5 * MINUTE);
+    assert.equal(w.mailsTo(first.email).length + w.mailsTo(second.email).length, 24, 'nothing fired twice');
+  });
+
+  test('a cycle level takes turns across the alerts one pass fires', async () => {
+    const users = [await w.userWithEmail(), await w.userWithEmail(), await w.userWithEmail()];
+    const policy = created(await w.send('POST', '/v1/escalation_policies', doc('escalation_policies', { name: unique('Cycle') }))).id as string;
+    const path = created(await w.send('POST', `/v1/escalation_policies/${policy}/escalation_paths`, doc('escalation_paths', { name: 'Default', default: true }))).id as string;
+    const targets = users.map((u) => ({ type: 'user', id: String(u.id) }));
+    created(
+      await w.send(
+        'POST',
+        `/v1/escalation_policies/${policy}/escalation_levels`,
+        doc('escalation_levels', { delay: 5, notification_target_params: targets, paging_strategy_configuration_strategy: 'cycle', escalation_policy_path_id: path }),
+      ),
+    );
+    for (let i = 0; i < 3; i++) await alertTo('EscalationPolicy', policy);
+
+    assert.equal(((await w.engine.tick()) as { fired: number }).fired, 3, 'the three alerts fire in one pass');
+    assert.deepEqual(
+      users.map((u) => w.mailsTo(u.email).length),
+      [1, 1, 1],
+      'each alert paged the next user in turn, not the same one three times',
+    );
+  });
+
+  test('a step that cannot fire does not hold up the rest of its batch; it stays due and is tried again', async () => {
+    const user = await w.userWithEmail();
+    const policy = await w.policyOf([{ users: [user.id] }]);
+    const good = [await alertTo('EscalationPolicy', policy), await alertTo('EscalationPolicy', policy)];
+    const bad = await alertTo('EscalationPolicy', policy);
+    // The database refuses the third alert's notifications (a fault injected with a trigger), so its
+    // step fails wherever it is fired: alone, or in a batch with the others.
+    const db = w.api.app.get(DataSource);
+    await db.query(`CREATE FUNCTION refuse_paging_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
+    await db.query(`CREATE TRIGGER refuse_paging_test BEFORE INSERT ON alert_notifications FOR EACH ROW WHEN (NEW.alert_id = '${bad.id}') EXECUTE FUNCTION refuse_paging_test()`);
+
+    await w.engine.tick();
+    assert.equal(w.mailsTo(user.email).length, 2, 'the two good alerts were paged');
+    for (const alert of good) assert.equal((await pagingLines(alert.id)).length, 1);
+    const unfired = async () => (await db.query('SELECT count(*)::int AS n FROM alert_paging_steps WHERE alert_id = $1 AND fired_at IS NULL', [bad.id]))[0].n as number;
+    assert.equal(await unfired(), 1, 'the failing step is still due');
+    assert.deepEqual(await pagingLines(bad.id), [], 'nothing of it was written');
+
+    // Once the database takes it, it fires on the next pass.
+    await db.query('DROP TRIGGER refuse_paging_test ON alert_notifications');
+    await db.query('DROP FUNCTION refuse_paging_test');
+    await w.engine.tick();
+    assert.equal(await unfired(), 0);
+    assert.equal(w.mailsTo(user.email).length, 3);
+  });
+});
