@@ -39,16 +39,15 @@ export async function contactPlansOf(db: Queryable, organizationId: string, user
   const ids = [...new Set(userIds.filter((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647))];
   if (ids.length === 0) return new Map();
   const params = [organizationId, ids];
-  const [users, emails, phones, rules] = (await Promise.all([
-    db.query('SELECT id, full_name, email FROM users_view WHERE organization_id = $1 AND id = ANY($2::int[])', params),
-    db.query('SELECT id::text, user_id, email, "primary", verified_at FROM user_email_addresses_read WHERE organization_id = $1 AND user_id = ANY($2::int[]) ORDER BY created_at, id', params),
-    db.query('SELECT id::text, user_id, phone, "primary", verified_at FROM user_phone_numbers_read WHERE organization_id = $1 AND user_id = ANY($2::int[]) ORDER BY created_at, id', params),
-    db.query(
-      `SELECT id::text, user_id, enabled_contact_types, notification_type, delay, position, user_email_address_id::text, user_call_number_id::text, user_sms_number_id::text
+  // One after the other: inside the paging engine's transaction they share its one connection.
+  const read = (sql: string) => db.query(sql, params) as Promise<Record<string, unknown>[]>;
+  const users = await read('SELECT id, full_name, email FROM users_view WHERE organization_id = $1 AND id = ANY($2::int[])');
+  const emails = await read('SELECT id::text, user_id, email, "primary", verified_at FROM user_email_addresses_read WHERE organization_id = $1 AND user_id = ANY($2::int[]) ORDER BY created_at, id');
+  const phones = await read('SELECT id::text, user_id, phone, "primary", verified_at FROM user_phone_numbers_read WHERE organization_id = $1 AND user_id = ANY($2::int[]) ORDER BY created_at, id');
+  const rules = await read(
+    `SELECT id::text, user_id, enabled_contact_types, notification_type, delay, position, user_email_address_id::text, user_call_number_id::text, user_sms_number_id::text
          FROM user_notification_rules_read WHERE organization_id = $1 AND user_id = ANY($2::int[]) ORDER BY position, created_at, id`,
-      params,
-    ),
-  ])) as Record<string, unknown>[][];
+  );
   const plans = new Map<number, ContactPlan>(
     users.map((u) => [Number(u.id), { userId: Number(u.id), name: (u.full_name as string | null) ?? null, email: String(u.email), emailAddresses: [], phoneNumbers: [], notificationRules: [] }]),
   );

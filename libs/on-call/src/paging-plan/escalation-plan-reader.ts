@@ -24,20 +24,19 @@ export async function escalationPlanOf(db: Queryable, organizationId: string, po
     repeat_count: number;
   }[];
   if (!policy) return null;
-  const [paths, levels] = (await Promise.all([
-    db.query(
-      `SELECT id::text, name, path_type, "default", position, match_mode, rules, initial_delay, COALESCE(repeat, false) AS repeat, repeat_count,
-              notification_type, time_restriction_time_zone, time_restrictions
-         FROM escalation_paths_read WHERE organization_id = $1 AND escalation_policy_id = $2 ORDER BY position, created_at, id`,
-      [organizationId, policy.id],
-    ),
-    db.query(
-      `SELECT id::text, escalation_policy_path_id, position, delay, notification_target_params, paging_strategy_configuration_strategy,
-              paging_strategy_configuration_schedule_strategy
-         FROM escalation_levels_read WHERE organization_id = $1 AND escalation_policy_id = $2 ORDER BY position, created_at, id`,
-      [organizationId, policy.id],
-    ),
-  ])) as [PathRow[], LevelRow[]];
+  // One after the other: inside the paging engine's transaction they share its one connection.
+  const paths = (await db.query(
+    `SELECT id::text, name, path_type, "default", position, match_mode, rules, initial_delay, COALESCE(repeat, false) AS repeat, repeat_count,
+            notification_type, time_restriction_time_zone, time_restrictions
+       FROM escalation_paths_read WHERE organization_id = $1 AND escalation_policy_id = $2 ORDER BY position, created_at, id`,
+    [organizationId, policy.id],
+  )) as PathRow[];
+  const levels = (await db.query(
+    `SELECT id::text, escalation_policy_path_id, position, delay, notification_target_params, paging_strategy_configuration_strategy,
+            paging_strategy_configuration_schedule_strategy
+       FROM escalation_levels_read WHERE organization_id = $1 AND escalation_policy_id = $2 ORDER BY position, created_at, id`,
+    [organizationId, policy.id],
+  )) as LevelRow[];
   const planPaths: PlanPath[] = paths.map((path) => ({ ...path, levels: [] }));
   let fallback = planPaths.find((path) => path.default);
   if (!fallback && levels.some((level) => level.escalation_policy_path_id === null)) {

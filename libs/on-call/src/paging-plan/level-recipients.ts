@@ -44,11 +44,10 @@ export async function levelRecipients(db: Queryable, organizationId: string, lev
   const idsOf = (type: string) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.id))];
   const everyone = level.paging_strategy_configuration_schedule_strategy === 'everyone';
   const scheduleIds = idsOf('schedule').filter(isUuid);
-  const [teams, onCall, members] = await Promise.all([
-    teamMembersOf(db, organizationId, idsOf('team')),
-    everyone ? [] : shifts.shifts(organizationId, scheduleIds, { from: at, to: new Date(at.getTime() + 1) }),
-    everyone ? rotationUsers(db, organizationId, scheduleIds) : new Map<string, number[]>(),
-  ]);
+  // One after the other: inside the paging engine's transaction they share its one connection.
+  const teams = await teamMembersOf(db, organizationId, idsOf('team'));
+  const onCall = everyone ? [] : await shifts.shifts(organizationId, scheduleIds, { from: at, to: new Date(at.getTime() + 1) });
+  const members = everyone ? await rotationUsers(db, organizationId, scheduleIds) : new Map<string, number[]>();
   const scheduleUsers = (scheduleId: string) => (everyone ? (members.get(scheduleId) ?? []) : onCall.filter((s) => s.schedule_id === scheduleId && !s.is_shadow).map((s) => s.user_id));
 
   const found: LevelRecipient[] = [];
