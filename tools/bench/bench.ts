@@ -49,8 +49,7 @@
  *   BENCH_PAGING_RATE, BENCH_PAGING_SECONDS, BENCH_PAGING_ALERTS, BENCH_PAGING_WINDOW_SECONDS
  *                        the paging section's offered rate (100), its seconds (30), the large
  *                        population (10000) and the window its level-2 steps come due in (20)
- *   BENCH_PAGING_CHANNEL smtp (the shipped e-mail channel, default), smtp-nodelay (the same with
- *                        TCP_NODELAY on nodemailer's sockets) or none (send answers at once)
+ *   BENCH_PAGING_CHANNEL smtp (the shipped e-mail channel, default) or none (send answers at once)
  *   BENCH_SECONDS        seconds per measured load (default 10)
  *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
  *   BENCH_CONNECTIONS    concurrent connections / loop workers (default 10)

@@ -24,7 +24,6 @@
  * See docs/benchmarks.md.
  */
 import { randomUUID } from 'node:crypto';
-import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -59,12 +58,10 @@ export const PAGING_SECONDS = intEnv('BENCH_PAGING_SECONDS', 30, 1);
 export const PAGING_ALERTS = intEnv('BENCH_PAGING_ALERTS', 10_000, 200);
 export const PAGING_WINDOW_SECONDS = intEnv('BENCH_PAGING_WINDOW_SECONDS', 20, 1);
 /**
- * The e-mail channel: `smtp`, as the api ships it (the judged figures); `smtp-nodelay`, the same
- * with TCP_NODELAY on this process's outgoing sockets (nodemailer's: what setting it in the channel
- * would give, docs/benchmarks.md); `none`, a send that answers at once without SMTP (the engine
- * alone; an e-mail's instant is then when channel.send returned).
+ * The e-mail channel: `smtp`, as the api ships it (the judged figures); `none`, a send that answers
+ * at once without SMTP (the engine alone; an e-mail's instant is then when channel.send returned).
  */
-const CHANNELS = ['smtp', 'smtp-nodelay', 'none'] as const;
+const CHANNELS = ['smtp', 'none'] as const;
 export const PAGING_CHANNEL = (() => {
   const raw = process.env.BENCH_PAGING_CHANNEL?.trim() || 'smtp';
   if (!(CHANNELS as readonly string[]).includes(raw)) throw new Error(`BENCH_PAGING_CHANNEL must be one of ${CHANNELS.join(', ')}, got "${raw}"`);
@@ -188,7 +185,7 @@ interface Probes {
 
 function installProbes(api: RunningApp): Probes {
   const probes: Probes = { pagedAt: new Map(), commits: [], sends: new Map(), phases: [], paged: new Map(), sent: 0 };
-  // A pass is fireDue then sendDue (paging-engine.ts); each is timed where the engine calls it.
+  // The engine's two loops call fireDue and sendDue (paging-engine.ts); each is timed where a loop calls it.
   const engine = api.app.get(PagingEngine) as unknown as Record<'fireDue' | 'sendDue', () => Promise<number>>;
   for (const [method, kind] of [['fireDue', 'fire'], ['sendDue', 'send']] as const) {
     const original = engine[method].bind(engine);
@@ -210,15 +207,6 @@ function installProbes(api: RunningApp): Probes {
     probes.sent += 1;
     return sent;
   };
-  if (PAGING_CHANNEL === 'smtp-nodelay') {
-    // nodemailer never sets TCP_NODELAY: the DATA terminator waits for the relay's delayed ACK.
-    // pg and the HTTP server set it already; the load generator and the SMTP server run in their own threads.
-    const connect = Socket.prototype.connect as (...args: unknown[]) => Socket;
-    (Socket.prototype as { connect: (...args: unknown[]) => Socket }).connect = function (this: Socket, ...args: unknown[]) {
-      this.setNoDelay(true);
-      return connect.apply(this, args);
-    };
-  }
   api.app.get(UnitOfWork).onCommit((events: readonly DomainEvent[]) => {
     const at = now();
     const byLevel = new Map<number, number>();
@@ -270,7 +258,10 @@ async function levelOneSettled(ds: DataSource, organizationId: string, policyId:
   return c.unfired || c.unsent || c.next < c.alerts ? `${c.unfired} level-1 steps unfired, ${c.unsent} e-mails unsent, ${c.next} of ${c.alerts} level-2 steps written` : null;
 }
 
-/** Where the engine's time went between two instants: firing, sending (and within it the channel), or waiting for the next poll or kick. */
+/**
+ * Where the engine's time went between two instants: firing, sending (and within it the channel),
+ * and the time neither of its two loops (paging-engine.ts) was in a pass: both waiting for a poll or kick.
+ */
 export interface EngineBreakdown {
   seconds: number;
   fire: { passes: number; steps: number; seconds: number; msPerStep: number; meanBatch: number };
@@ -291,11 +282,18 @@ function engineBreakdown(probes: Probes, from: number, to: number): EngineBreakd
     const inside = spans.filter((x) => x.calledAt >= p.start && x.returnedAt <= p.end);
     if (inside.length) channelMs += Math.max(...inside.map((x) => x.returnedAt)) - Math.min(...inside.map((x) => x.calledAt));
   }
+  // The loops run side by side: the busy time is the union of their passes, not their sum.
+  let busyMs = 0;
+  let reached = -Infinity;
+  for (const p of [...phases].sort((a, b) => a.start - b.start)) {
+    busyMs += Math.max(0, p.end - Math.max(p.start, reached));
+    reached = Math.max(reached, p.end);
+  }
   return {
     seconds: round((to - from) / 1000, 2),
     fire: { passes: fires, steps, seconds: round(fireMs / 1000, 2), msPerStep: round(fireMs / Math.max(1, steps), 2), meanBatch: round(steps / Math.max(1, fires), 1) },
     send: { passes: sends.length, notifications, seconds: round(sendMs / 1000, 2), msPerNotification: round(sendMs / Math.max(1, notifications), 2), channelSeconds: round(channelMs / 1000, 2) },
-    idleSeconds: round((to - from - fireMs - sendMs) / 1000, 2),
+    idleSeconds: round((to - from - busyMs) / 1000, 2),
   };
 }
 
@@ -587,7 +585,7 @@ export async function benchPaging(ds: DataSource, api: RunningApp, sink: PagingS
 const engineLine = (label: string, e: EngineBreakdown) =>
   `${label} (${e.seconds}s): firing ${e.fire.seconds}s (${e.fire.steps} steps in ${e.fire.passes} passes, mean ${e.fire.meanBatch}, ${e.fire.msPerStep} ms a step); ` +
   `sending ${e.send.seconds}s (${e.send.notifications} e-mails in ${e.send.passes} passes, ${e.send.msPerNotification} ms each; channel.send first call to last return ${e.send.channelSeconds}s); ` +
-  `between passes ${e.idleSeconds}s`;
+  `neither loop busy ${e.idleSeconds}s`;
 
 const pRow = (label: string, p: Percentiles) => [label, p.n, p.p50, p.p95, p.p99, p.max];
 
