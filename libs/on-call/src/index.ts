@@ -16,8 +16,10 @@ export * from './schedules/engine';
 export { shiftsOfSchedules, type Window } from './shifts/shift-reader';
 export {
   choosePath,
+  deferredUntil,
   firstStep,
   nextStep,
+  pathAfterDeferral,
   pickRecipients,
   type AlertFacts,
   type EscalationPlan,

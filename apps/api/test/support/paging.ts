@@ -26,6 +26,8 @@ export interface PagingWorld {
   engine: PagingEngine;
   smtp: SmtpSink;
   send(method: string, path: string, body?: unknown, token?: string): Promise<TestResponse>;
+  /** The injected clock's instant. */
+  now(): Date;
   /** Moves the clock by `ms` and runs one pass of the engine. */
   advance(ms: number): Promise<unknown>;
   mailsTo(address: string): SmtpSink['messages'];
@@ -51,6 +53,7 @@ export async function startPagingWorld(smtpOptions: ConstructorParameters<typeof
     engine,
     smtp,
     send,
+    now: () => new Date(now),
     advance: async (ms) => {
       now += ms;
       return engine.tick();

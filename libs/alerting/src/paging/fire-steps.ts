@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { deliveriesOf } from '@taproot/identity';
 import type { EventActor } from '@taproot/messaging';
-import { choosePath, nextStep, pickRecipients, type AlertFacts, type PlanLevel, type PlanPath } from '@taproot/on-call';
+import { choosePath, deferredUntil, nextStep, pathAfterDeferral, pickRecipients, type AlertFacts, type EscalationPlan, type PlanLevel, type PlanPath } from '@taproot/on-call';
 import type { Keep, ResourceWriter, Row, WriteContext } from '@taproot/resources';
 import type { EntityManager } from 'typeorm';
 import { changeAlert, recordPagingEvents, type AlertAccess, type PagingEventLine } from '../alerts/alert-writes';
@@ -277,6 +277,7 @@ async function resolveLevel(ctx: WriteContext, lookups: PagingLookups, writes: P
     if (!plan) return null;
     const chosen = track.escalation_path_id ? plan.paths.find((p) => p.id === track.escalation_path_id) : choosePath(plan, factsOf(alert), ctx.now);
     if (!chosen) return null;
+    if (chosen.path_type === 'deferral') return defer(ctx, writes, { plan, deferral: chosen, track, step });
     if (!track.escalation_path_id) {
       // A policy of path-less levels has an implicit default path (id null): chosen again each time, the same.
       writes.trackPaths.push({ id: track.id, policyId, pathId: chosen.id });
@@ -292,6 +293,28 @@ async function resolveLevel(ctx: WriteContext, lookups: PagingLookups, writes: P
   if (track.target_type === 'User') return { level: levelOf('user', track.target_id), path: null, policy: null };
   if (owners.length === 0) return null;
   return { level: { ...levelOf('team', owners[0]), notification_target_params: owners.map((id) => ({ type: 'team', id })) }, path: null, policy: null };
+}
+
+/**
+ * A deferral path holds the alert back: the step comes due again when the path's window ends, on
+ * the path it names (`execute_path`, after that path's initial delay) or on the one the rules
+ * choose then (`re_evaluate`). The alert stays triggered meanwhile; its timeline says why nobody
+ * was paged yet.
+ */
+function defer(ctx: WriteContext, writes: PagingWrites, held: { plan: EscalationPlan; deferral: PlanPath; track: TrackRow; step: StepRow }): 'deferred' {
+  const { plan, deferral, track, step } = held;
+  const until = deferredUntil(deferral, ctx.now)!;
+  const after = pathAfterDeferral(plan, deferral);
+  const level = step.level ?? 1;
+  writes.trackPaths.push({ id: track.id, policyId: plan.policy.id, pathId: after?.id ?? null });
+  const delay = after && track.level === 0 ? after.initial_delay * 60_000 : 0;
+  writes.steps.push({ alertId: step.alert_id, trackId: track.id, kind: 'level', level, dueAt: new Date(until.getTime() + delay) });
+  const then = after ? `then path ${after.name}` : 'then the path its rules choose';
+  writes.lines.push({
+    alertId: step.alert_id,
+    line: { action: 'deferred', details: `Deferred by path ${deferral.name} of escalation policy ${plan.policy.name} until ${until.toISOString()}, ${then}`, level, targetType: 'EscalationPolicy', pageReason: track.page_reason },
+  });
+  return 'deferred';
 }
 
 /** How many alerts this policy's level paged before (the `cycle` strategy's turn). */

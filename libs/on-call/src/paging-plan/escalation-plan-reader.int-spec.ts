@@ -90,7 +90,8 @@ describe('escalation plans and level recipients (what the paging engine asks of 
       [urgent, 'escalation', false, 1, [onUrgent]],
       [deferral, 'deferral', false, 2, []],
     ]);
-    const [defaultPath, urgentPath] = plan!.paths;
+    const [defaultPath, urgentPath, deferralPath] = plan!.paths;
+    expect(deferralPath).toMatchObject({ after_deferral_behavior: 're_evaluate', after_deferral_path_id: null });
     expect(defaultPath).toMatchObject({ notification_type: 'quiet', match_mode: 'match-all-rules', repeat: false, initial_delay: 0, rules: [], time_restrictions: [] });
     expect(urgentPath).toMatchObject({ repeat: true, repeat_count: 2, match_mode: 'match-any-rule', time_restriction_time_zone: 'Europe/Paris', rules: [{ rule_type: 'alert_urgency', urgency_ids: ['high'] }] });
     expect(urgentPath.levels[0]).toEqual({

@@ -27,7 +27,7 @@ export async function escalationPlanOf(db: Queryable, organizationId: string, po
   // One after the other: inside the paging engine's transaction they share its one connection.
   const paths = (await db.query(
     `SELECT id::text, name, path_type, "default", position, match_mode, rules, initial_delay, COALESCE(repeat, false) AS repeat, repeat_count,
-            notification_type, time_restriction_time_zone, time_restrictions
+            notification_type, time_restriction_time_zone, time_restrictions, after_deferral_behavior, after_deferral_path_id
        FROM escalation_paths_read WHERE organization_id = $1 AND escalation_policy_id = $2 ORDER BY position, created_at, id`,
     [organizationId, policy.id],
   )) as PathRow[];

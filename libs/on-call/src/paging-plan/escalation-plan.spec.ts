@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { choosePath, firstStep, nextStep, pickRecipients, type AlertFacts, type EscalationPlan, type PathRule, type PlanLevel, type PlanPath } from './escalation-plan';
+import { choosePath, deferredUntil, firstStep, nextStep, pathAfterDeferral, pickRecipients, type AlertFacts, type EscalationPlan, type PathRule, type PlanLevel, type PlanPath } from './escalation-plan';
 
 // 2026-11-30 is a Monday; 2026-12-06 a Sunday.
 const MONDAY_NOON = new Date('2026-11-30T12:00:00.000Z');
@@ -221,7 +221,7 @@ describe('choosePath: order and fallbacks', () => {
   const high = facts({ urgencyId: 'high' });
   const urgent = [{ rule_type: 'alert_urgency', urgency_ids: ['high'] }];
 
-  test('the first matching non-default escalation path by position; deferral paths never', () => {
+  test('the first matching non-default escalation path by position; a deferral path only inside a deferral window (this one has none)', () => {
     const chosen = choosePath(
       plan(
         path('later', { position: 3 }),
@@ -241,6 +241,64 @@ describe('choosePath: order and fallbacks', () => {
     expect(choosePath(plan(path('empty', { position: 0, rules: urgent, levels: [] }), path('b', { position: 1, rules: urgent })), lowFacts, MONDAY_NOON)?.id).toBe('b');
     expect(choosePath(plan(path('x', { rules: urgent, levels: [] }), path('deferral', { path_type: 'deferral' })), lowFacts, MONDAY_NOON)).toBeNull();
     expect(choosePath(plan(), lowFacts, MONDAY_NOON)).toBeNull();
+  });
+});
+
+describe('deferral paths', () => {
+  const weekdays = { monday: true, tuesday: true, wednesday: true, thursday: true, friday: true };
+  const window = (time_blocks: Record<string, unknown>[], time_zone = 'Etc/UTC'): PathRule => ({ rule_type: 'deferral_window', time_zone, time_blocks });
+  const deferral = (rules: PathRule[], extra: Partial<PlanPath> = {}) => path('nights', { path_type: 'deferral', position: 0, levels: [], rules, after_deferral_behavior: 're_evaluate', ...extra });
+  const until = (rules: PathRule[], at: string) => deferredUntil(deferral(rules), new Date(at))?.toISOString() ?? null;
+
+  test('a block holds an alert from its start (inclusive) to its end (exclusive); the deferral lasts until the end', () => {
+    const evenings = [window([{ ...weekdays, start_time: '18:00', end_time: '22:00' }])];
+    expect(until(evenings, '2026-11-30T18:00:00.000Z')).toBe('2026-11-30T22:00:00.000Z');
+    expect(until(evenings, '2026-11-30T21:59:00.000Z')).toBe('2026-11-30T22:00:00.000Z');
+    expect(until(evenings, '2026-11-30T22:00:00.000Z')).toBeNull();
+    expect(until(evenings, '2026-11-30T17:59:00.000Z')).toBeNull();
+    expect(until(evenings, '2026-12-05T19:00:00.000Z')).toBeNull(); // a Saturday
+  });
+
+  test('a block ending before it starts runs past midnight, Friday night into Saturday too', () => {
+    const nights = [window([{ ...weekdays, start_time: '22:00', end_time: '07:00' }])];
+    expect(until(nights, '2026-11-30T23:30:00.000Z')).toBe('2026-12-01T07:00:00.000Z');
+    expect(until(nights, '2026-12-05T03:00:00.000Z')).toBe('2026-12-05T07:00:00.000Z'); // Friday's night, on Saturday
+    expect(until(nights, '2026-12-06T03:00:00.000Z')).toBeNull(); // Saturday's: not a weekday block
+  });
+
+  test("blocks that meet run on as one; a Sunday night block holds Monday's early hours across the week's end", () => {
+    const weekend = [window([{ saturday: true, sunday: true, all_day: true }, { monday: true, start_time: '00:00', end_time: '08:00' }])];
+    expect(until(weekend, '2026-12-05T10:00:00.000Z')).toBe('2026-12-07T08:00:00.000Z');
+    const sundayNight = [window([{ sunday: true, start_time: '20:00', end_time: '06:00' }])];
+    expect(until(sundayNight, '2026-11-30T02:00:00.000Z')).toBe('2026-11-30T06:00:00.000Z'); // Monday 02:00
+  });
+
+  test("the window is read in its zone (DST included), and a window holding the whole week holds an alert a week", () => {
+    const parisEvenings = [window([{ ...weekdays, start_time: '18:00', end_time: '22:00' }], 'Europe/Paris')];
+    expect(until(parisEvenings, '2026-11-30T17:30:00.000Z')).toBe('2026-11-30T21:00:00.000Z'); // 18:30 in Paris (UTC+1)
+    expect(until(parisEvenings, '2026-06-01T16:30:00.000Z')).toBe('2026-06-01T20:00:00.000Z'); // 18:30 in Paris (UTC+2)
+    const always = [window([{ ...weekdays, saturday: true, sunday: true, all_day: true }])];
+    expect(until(always, '2026-11-30T12:00:00.000Z')).toBe('2026-12-07T12:00:00.000Z');
+  });
+
+  test('choosePath takes a deferral path when its rules match and a window holds the alert, else goes on down the paths', () => {
+    const urgent = [{ rule_type: 'alert_urgency', urgency_ids: ['high'] }];
+    const evenings = window([{ ...weekdays, start_time: '18:00', end_time: '22:00' }]);
+    const paths = plan(path('fallback', { default: true, position: 5 }), deferral([evenings, ...urgent]));
+    const evening = new Date('2026-11-30T19:00:00.000Z');
+    expect(choosePath(paths, facts({ urgencyId: 'high' }), evening)?.id).toBe('nights');
+    expect(choosePath(paths, facts({ urgencyId: 'low' }), evening)?.id).toBe('fallback');
+    expect(choosePath(paths, facts({ urgencyId: 'high' }), MONDAY_NOON)?.id).toBe('fallback');
+    expect(choosePath(plan(path('fallback', { default: true, position: 5 }), deferral([...urgent])), facts({ urgencyId: 'high' }), evening)?.id).toBe('fallback');
+  });
+
+  test('pathAfterDeferral: execute_path names an escalation path of the plan; re_evaluate, or a path gone, chooses again', () => {
+    const target = path('after', { position: 3 });
+    const executes = deferral([], { after_deferral_behavior: 'execute_path', after_deferral_path_id: 'AFTER' });
+    expect(pathAfterDeferral(plan(target, executes), executes)?.id).toBe('after');
+    expect(pathAfterDeferral(plan(executes), executes)).toBeNull();
+    const reEvaluates = deferral([]);
+    expect(pathAfterDeferral(plan(target, reEvaluates), reEvaluates)).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DAY, MINUTE, startOfDay, timeOfDay, wallAt, weekdayOf, zoneOf } from '../schedules/engine/local-time';
+import { DAY, instantAt, MINUTE, startOfDay, timeOfDay, wallAt, weekdayOf, zoneOf } from '../schedules/engine/local-time';
 
 /**
  * What the paging engine runs for an alert: a policy's paths with their levels (read models,
@@ -38,6 +38,9 @@ export interface PlanPath {
   notification_type: 'audible' | 'quiet';
   time_restriction_time_zone: string | null;
   time_restrictions: TimeRestriction[];
+  /** A deferral path's: when its window ends, choose a path again (`re_evaluate`) or run `after_deferral_path_id` (`execute_path`). */
+  after_deferral_behavior?: 're_evaluate' | 'execute_path' | null;
+  after_deferral_path_id?: string | null;
   /** Sorted by position: level n is `levels[n - 1]`. */
   levels: PlanLevel[];
 }
@@ -188,18 +191,75 @@ function rulesMatch(path: PlanPath, facts: AlertFacts, at: Date): boolean {
 }
 
 /**
- * The path an alert arriving at `at` follows: the first non-default escalation path (by position)
- * whose rules and time restrictions match, else the default one, else the first with levels.
- * Deferral paths are not run by the engine yet, so they are never chosen.
+ * The path an alert arriving at `at` follows: the first non-default path (by position) whose rules
+ * and time restrictions match (a deferral path also needs `at` inside one of its deferral windows),
+ * else the default escalation path, else the first escalation path with levels. A deferral path
+ * holds the alert back (`deferredUntil`), then hands it on (`pathAfterDeferral`).
  */
 export function choosePath(plan: EscalationPlan, facts: AlertFacts, at: Date): PlanPath | null {
-  const paths = plan.paths.filter((path) => path.path_type === 'escalation').sort((a, b) => a.position - b.position);
+  const paths = [...plan.paths].sort((a, b) => a.position - b.position);
+  const escalation = paths.filter((path) => path.path_type === 'escalation');
   return (
-    paths.find((path) => !path.default && rulesMatch(path, facts, at) && withinRestrictions(path, at)) ??
-    paths.find((path) => path.default) ??
-    paths.find((path) => path.levels.length > 0) ??
+    paths.find((path) => (path.path_type === 'deferral' || !path.default) && rulesMatch(path, facts, at) && withinRestrictions(path, at) && (path.path_type === 'escalation' || deferredUntil(path, at) !== null)) ??
+    escalation.find((path) => path.default) ??
+    escalation.find((path) => path.levels.length > 0) ??
     null
   );
+}
+
+/** A deferral window's block: on the days set, from `start_time` to `end_time` (past midnight when it ends earlier), or all day. */
+interface TimeBlock extends Partial<Record<WeekDay, boolean>> {
+  all_day?: boolean;
+  start_time?: string;
+  end_time?: string;
+}
+
+/** A deferral_window rule's blocks as ranges of its zone's week (ms from Monday 00:00; an end may pass the week's end). */
+function blockRanges(rule: PathRule): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const block of (Array.isArray(rule.time_blocks) ? rule.time_blocks : []) as TimeBlock[]) {
+    for (const [day, name] of WEEK_DAYS.entries()) {
+      if (!block[name]) continue;
+      const start = day * DAY + (block.all_day ? 0 : timeOfDay(block.start_time ?? '00:00'));
+      let end = day * DAY + (block.all_day ? DAY : timeOfDay(block.end_time ?? '24:00'));
+      if (end <= start) end += DAY;
+      ranges.push([start, end]);
+    }
+  }
+  return ranges;
+}
+
+/**
+ * When a deferral path stops holding an alert that arrives at `at`: the end of the deferral
+ * window block holding `at` (blocks that meet or overlap run on as one), or null when none holds
+ * it. A window covering the whole week holds an alert a week at most.
+ */
+export function deferredUntil(path: PlanPath, at: Date): Date | null {
+  if (path.path_type !== 'deferral') return null;
+  for (const rule of path.rules.filter((r) => r.rule_type === 'deferral_window')) {
+    const zoneName = typeof rule.time_zone === 'string' ? rule.time_zone : UTC;
+    const ranges = blockRanges(rule);
+    // The end of the latest-ending block holding `time` (ms on the week's scale, any week), or null.
+    const endHolding = (time: number): number | null => {
+      const inWeek = ((time % WEEK) + WEEK) % WEEK;
+      const ends = ranges.flatMap(([s, e]) => [s, s - WEEK].filter((start) => inWeek >= start && inWeek < start + (e - s)).map((start) => time - inWeek + start + (e - s)));
+      return ends.length ? Math.max(...ends) : null;
+    };
+    const t = weekTime(at, zoneName);
+    let end = endHolding(t);
+    if (end === null) continue;
+    for (let next = endHolding(end); next !== null && end - t < WEEK; next = endHolding(end)) end = next;
+    const zone = zoneOf(zoneName);
+    return new Date(instantAt(zone, wallAt(zone, at.getTime()) + Math.min(end - t, WEEK)));
+  }
+  return null;
+}
+
+/** Where a deferred alert goes when its deferral ends: the `execute_path` escalation path, or null to choose again (`re_evaluate`, or that path is gone). */
+export function pathAfterDeferral(plan: EscalationPlan, deferral: PlanPath): PlanPath | null {
+  if (deferral.after_deferral_behavior !== 'execute_path' || !deferral.after_deferral_path_id) return null;
+  const id = deferral.after_deferral_path_id.toLowerCase();
+  return plan.paths.find((path) => path.path_type === 'escalation' && path.id?.toLowerCase() === id) ?? null;
 }
 
 export interface Step {
