@@ -42,7 +42,7 @@ describe('alert sources over HTTP', () => {
     );
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const { id, attributes: a } = created.body.data;
-    assert.match(a.secret, /^[0-9a-f]{64}$/);
+    assert.match(a.secret, /^[0-9a-f]{32}$/);
     assert.equal(a.enabled, true);
     assert.equal(a.status, 'setup_complete');
     const endpoint = new URL(a.webhook_endpoint);

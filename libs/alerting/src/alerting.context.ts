@@ -1,5 +1,6 @@
 import type { ContextDescriptor } from '@taproot/runtime';
 import { INBOUND_MEDIA_TYPES } from './alert-sources/inbound-routes';
+import { PAGERDUTY_EVENTS_OPENAPI } from './alert-sources/pagerduty-events.openapi';
 import { AlertingModule, ALERTING_RESOURCES } from './alerting.module';
 import { ALERTS_OPENAPI } from './alerts/alert.openapi';
 import { registerAlertingEventContracts } from './event-contracts';
@@ -12,7 +13,7 @@ export const ALERTING_CONTEXT: ContextDescriptor = {
   module: AlertingModule,
   migrations: ALERTING_MIGRATIONS,
   resources: ALERTING_RESOURCES.map((d) => d.schema),
-  openapi: { schemas: { ...ALERTS_OPENAPI.schemas, ...PAGING_OPENAPI.schemas }, paths: { ...ALERTS_OPENAPI.paths, ...PAGING_OPENAPI.paths } },
+  openapi: { schemas: { ...ALERTS_OPENAPI.schemas, ...PAGING_OPENAPI.schemas }, paths: { ...ALERTS_OPENAPI.paths, ...PAGING_OPENAPI.paths, ...PAGERDUTY_EVENTS_OPENAPI.paths } },
   errors: ALERTING_ERRORS,
   inbound: INBOUND_MEDIA_TYPES,
   registerEventContracts: registerAlertingEventContracts,

@@ -5,6 +5,8 @@ import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { AlertIngestionController } from './alert-sources/alert-ingestion.controller';
 import { IngestAlertsHandler } from './alert-sources/ingest-alerts/ingest-alerts.handler';
 import { AlertReceiptsController } from './alert-sources/alert-receipts.controller';
+import { EnqueuePagerDutyEventHandler } from './alert-sources/enqueue-pagerduty-event/enqueue-pagerduty-event.handler';
+import { PagerDutyEventsController } from './alert-sources/pagerduty-events.controller';
 import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/alert-source.schema';
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
 import { alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
@@ -23,10 +25,11 @@ export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition,
 /** The alerting bounded context: alert urgencies and fields, alert sources, alerts, their events, and paging. */
 @Module({
   // The alert controller goes first: its routes (`/v1/alerts/...`) are its own.
-  controllers: [AlertsController, AlertAcknowledgementsController, PagesController, AlertIngestionController, AlertReceiptsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
+  controllers: [AlertsController, AlertAcknowledgementsController, PagesController, AlertIngestionController, AlertReceiptsController, PagerDutyEventsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
   providers: [
     ...ALERT_COMMAND_HANDLERS,
     IngestAlertsHandler,
+    EnqueuePagerDutyEventHandler,
     CreatePageHandler,
     // Paging: the channels this process delivers through, and the engine that fires steps and sends.
     { provide: NOTIFICATION_CHANNELS, useFactory: (config: TaprootConfig) => notificationChannelsOf(config), inject: [TAPROOT_CONFIG] },

@@ -200,7 +200,7 @@ export const alertSourceDefinition: ResourceDefinition = {
       await checkRulesAndUrgency(ctx, attributes, attributes);
       await checkNotificationTarget(ctx, attributes.sourceable_attributes as Row | null | undefined, 'sourceable_attributes');
       const id = randomUUID();
-      return { ...attributes, id, secret: randomBytes(32).toString('hex'), webhook_endpoint: `${alertSourceEndpoints.base}${inboundPath(id)}` };
+      return { ...attributes, id, secret: randomBytes(16).toString('hex'), webhook_endpoint: `${alertSourceEndpoints.base}${inboundPath(id)}` };
     },
     async beforeUpdate(current, input, ctx) {
       const changes = await withOwnersAndLists(ctx, input);

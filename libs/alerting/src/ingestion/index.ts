@@ -4,5 +4,6 @@ export { evaluateJsonPath, JsonPathError, parseJsonPath, type JsonPathStep } fro
 export * from './generic-webhook';
 export * from './alertmanager';
 export * from './email';
+export * from './pagerduty-events';
 export * from './signature';
 export * from './rules';
