@@ -23,10 +23,22 @@ describe('request URLs in logs', () => {
     assert.equal(redactUrl('/v1/x?notoken=kept&token_type=kept'), '/v1/x?notoken=kept&token_type=kept');
   });
 
+  test("an alert source's ?secret= (its PagerDuty routing key too) is redacted", () => {
+    assert.equal(redactUrl('/v1/alert_sources/abc/alerts?secret=0123abcd&x=1'), '/v1/alert_sources/abc/alerts?secret=[redacted]&x=1');
+  });
+
   test("the logger's request serializer (the one Fastify's request logs use) redacts the URL", () => {
     const serializers = (createLogger('silent') as unknown as Record<symbol, Record<string, (v: unknown) => Record<string, unknown>>>)[pino.symbols.serializersSym];
     const logged = serializers.req({ method: 'GET', url: `/calendar/${TOKEN}.ics`, ip: '127.0.0.1' });
     assert.equal(logged.url, '/calendar/tcal_[redacted].ics');
     assert.ok(!JSON.stringify(logged).includes(TOKEN));
   });
+});
+
+test('a routing key in a logged object is redacted', () => {
+  const lines: string[] = [];
+  const logger = createLogger('info', 'test', { write: (line: string) => void lines.push(line) });
+  logger.info({ event: { routing_key: 'R0ut1ngKey', dedup_key: 'kept' }, routing_key: 'R0ut1ngKey' }, 'event');
+  assert.ok(!lines.join('').includes('R0ut1ngKey'), lines.join(''));
+  assert.ok(lines.join('').includes('kept'));
 });

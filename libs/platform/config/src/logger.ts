@@ -6,8 +6,12 @@ import pino, { type Logger } from 'pino';
  */
 const SECRET_SEGMENT = /\/([a-z]{2,8}_)[A-Za-z0-9_-]{32,}(?=[./?#]|$)/g;
 
-/** A query parameter that carries a secret: `token` (an e-mail verification's, a one-click acknowledge link's). */
-const SECRET_QUERY = /([?&]token=)[^&#]*/gi;
+/**
+ * A query parameter that carries a secret: `token` (an e-mail verification's, a one-click
+ * acknowledge link's), `secret` (an alert source's, from senders that cannot sign: it is also the
+ * source's PagerDuty routing key).
+ */
+const SECRET_QUERY = /([?&](?:token|secret)=)[^&#]*/gi;
 
 /** The URL as logged: secrets in its path and query replaced, so a feed's address or a link's token never reaches the logs. */
 export function redactUrl(url: string): string {
@@ -26,8 +30,8 @@ interface LoggedRequest {
  * The one structured logger (pino). Secrets never reach it: authorization headers and
  * anything named like a token, key or password are redacted at the source.
  */
-export function createLogger(level: string, name = 'taproot'): Logger {
-  return pino({
+export function createLogger(level: string, name = 'taproot', destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     name,
     level,
     // Fastify's request serializer, with the URL redacted.
@@ -42,13 +46,17 @@ export function createLogger(level: string, name = 'taproot'): Logger {
         '*.api_key',
         '*.password',
         '*.secret',
+        // A PagerDuty event's routing key is an alert source's secret.
+        '*.routing_key',
+        'routing_key',
         'token',
         'apiKey',
         'password',
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type { Logger };
