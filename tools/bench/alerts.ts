@@ -10,7 +10,9 @@
  * is deduplicated into it, as a monitoring tool re-sending a firing alert is. Beside them, on the
  * same pool, the transaction a create writes (dedup lock and lookup, alert row, alert event row,
  * their read-model rows, outbox rows) in a closed loop: the database's floor. While the webhook
- * runs back to back, the event lag (event-lag.ts). See docs/benchmarks.md.
+ * runs back to back, the event lag (event-lag.ts). Right after the webhook's back-to-back load, PagerDuty
+ * Events v2 triggers to `POST /v2/enqueue` back to back (same keys pattern, a source's secret as
+ * routing key): issue 16's ratio against the webhook's. See docs/benchmarks.md.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -60,6 +62,9 @@ const TARGETS = {
   api: { maxP99Ms: 250, minRawRatio: 0.5 },
 };
 const MAX_EVENT_LAG_P99_MS = 1000;
+/** Issue 16: `POST /v2/enqueue` back to back / the signed generic webhook back to back. */
+const MIN_ENQUEUE_RATIO = 0.9;
+const ENQUEUE_MEASURE = 'alerts POST /v2/enqueue back to back / signed generic webhook back to back';
 
 /** A recorded Grafana notification (the ingestion unit tests' fixture): the body every webhook varies. */
 const GRAFANA_FIXTURE = join(__dirname, '..', '..', 'libs', 'alerting', 'src', 'ingestion', 'fixtures', 'grafana-webhook.json');
@@ -102,6 +107,8 @@ export interface AlertBench {
   api: AlertRouteBench;
   /** While the webhook ran back to back. */
   eventLag: EventLag;
+  /** PagerDuty Events v2 triggers to `/v2/enqueue`, back to back, right after the webhook's. */
+  enqueue: OpenLoadResult;
 }
 
 /** The alert name (and so the deduplication key) of request n: a repeat of n - 1 every DUPLICATE_EVERY-th. */
@@ -149,6 +156,37 @@ function apiRequest(token: string, name: string, n: number) {
     },
   });
   return { path: '/v1/alerts', headers: { authorization: `Bearer ${token}`, 'content-type': MEDIA_TYPE }, body };
+}
+
+/** A PagerDuty Events v2 trigger for `name`, as a monitoring tool sends it: the routing key is the source's secret. */
+function enqueueRequest(routingKey: string, name: string, n: number) {
+  const body = JSON.stringify({
+    routing_key: routingKey,
+    event_action: 'trigger',
+    dedup_key: name,
+    payload: {
+      summary: `${name}: payments-api 5xx ratio above 5%`,
+      source: 'payments-api',
+      severity: 'critical',
+      component: 'api',
+      group: 'payments',
+      class: 'http_5xx',
+      custom_details: { ratio: 0.07, threshold: 0.05 },
+    },
+    client: 'Grafana',
+    client_url: `https://grafana.example.com/alerting/list?n=${n}`,
+  });
+  return { path: '/v2/enqueue', headers: { 'content-type': 'application/json' }, body };
+}
+
+/** `/v2/enqueue` back to back to a source of its own, on the webhook's connections and bound; then its events drain. */
+async function enqueueBackToBack(ds: DataSource, url: string, token: string, tag: string, rawPerSec: number): Promise<OpenLoadResult> {
+  const source = await createResource(url, token, 'alert_sources', { name: 'Bench PagerDuty', source_type: 'generic_webhook' });
+  const routingKey = String(source.attributes.secret);
+  const label = 'alerts: POST /v2/enqueue (PagerDuty trigger), back to back';
+  const capacity = await closedLoad({ label, url, path: '/v2/enqueue', maxPerSec: rawPerSec * 2, request: (n) => enqueueRequest(routingKey, alertName(`P${tag}`, n), n) });
+  await drain(ds, label);
+  return capacity;
 }
 
 /** The Grafana generic webhook source, created over HTTP: its id, signing secret and webhook path. */
@@ -264,13 +302,14 @@ export async function benchAlerts(ds: DataSource, bus: EventBus, url: string, or
     raw.opsPerSec,
     eventLagProbe(ds, bus),
   );
+  const enqueue = await enqueueBackToBack(ds, url, token, tag, raw.opsPerSec);
   const api = await measureRoute(
     ds,
     { label: 'alerts: POST /v1/alerts (API key)', url, path: '/v1/alerts', request: (n) => apiRequest(token, alertName(`A${tag}`, n), n) },
     count('alert_source_id IS NULL', []),
     raw.opsPerSec,
   );
-  return { offeredPerSec: ALERT_RATE, raw, webhook, api, eventLag: eventLag! };
+  return { offeredPerSec: ALERT_RATE, raw, webhook, api, eventLag: eventLag!, enqueue };
 }
 
 /** Prints section 7 and returns its summary rows. */
@@ -281,6 +320,8 @@ export function reportAlerts(b: AlertBench): SummaryRow[] {
     [offered.label, `${offered.offeredPerSec}/s`, offered.okPerSec, offered.non2xx, offered.errors + offered.timeouts, offered.latencyMs.p50, offered.latencyMs.p90, offered.latencyMs.p99, offered.latencyMs.max, `${created} / ${expectedCreates}`, drainSeconds, offered.maxLagMs],
     [capacity.label, `${capacity.connections} conn.`, capacity.okPerSec, capacity.non2xx, capacity.errors + capacity.timeouts, capacity.latencyMs.p50, capacity.latencyMs.p90, capacity.latencyMs.p99, capacity.latencyMs.max, '', '', ''],
   ]);
+  const e = b.enqueue;
+  rows.push([e.label, `${e.connections} conn.`, e.okPerSec, e.non2xx, e.errors + e.timeouts, e.latencyMs.p50, e.latencyMs.p90, e.latencyMs.p99, e.latencyMs.max, '', '', '']);
   const headers = ['load', 'offered', 'accepted/s', 'non-2xx', 'err+timeout', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'created / new keys', 'drain s', 'sender lag ms'];
   for (const l of table(headers, rows)) out(l);
   out(
@@ -301,6 +342,7 @@ export function reportAlerts(b: AlertBench): SummaryRow[] {
     summary.push(limitRow(measure.p99, offered.latencyMs.p99, 'ms', '<', TARGETS[route].maxP99Ms));
     summary.push(ratioRow(measure.raw, `${capacity.okPerSec} alerts/s`, `${b.raw.opsPerSec} alerts/s`, ratio(capacity.okPerSec, b.raw.opsPerSec), '>=', TARGETS[route].minRawRatio));
   }
+  summary.push(ratioRow(ENQUEUE_MEASURE, `${e.okPerSec} alerts/s`, `${b.webhook.capacity.okPerSec} alerts/s`, ratio(e.okPerSec, b.webhook.capacity.okPerSec), '>=', MIN_ENQUEUE_RATIO));
   summary.push(...eventLagRows(lag));
   return summary;
 }
@@ -318,6 +360,7 @@ export function alertsNotRunRows(): SummaryRow[] {
     notRunRow(routeMeasures('api').raw, `>= ${TARGETS.api.minRawRatio}`),
     notRunRow(routeMeasures('webhook').raw, `>= ${TARGETS.webhook.minRawRatio}`),
     notRunRow(routeMeasures('webhook').p99, `< ${TARGETS.webhook.maxP99Ms} ms`),
+    notRunRow(ENQUEUE_MEASURE, `>= ${MIN_ENQUEUE_RATIO}`),
     ...eventLagRows(null),
   ];
 }
