@@ -961,3 +961,35 @@ describeReferenceConformance({
     'notification_target_params=[{...,extra_member}]': 'its sample id names no team of the organization',
   },
 });
+
+/** A notification target of each reference type, per organization (a heartbeat's target must name a record of it). */
+const HEARTBEAT_TARGETS = 'heartbeat_targets';
+describeReferenceConformance({
+  type: 'heartbeats',
+  path: '/v1/heartbeats',
+  singular: 'heartbeat',
+  references: async (api, org) => {
+    const team = await made(api, org, '/v1/teams', 'groups', { name: named('Team') });
+    const targets = {
+      User: String(await aUser(api, org)),
+      Group: team,
+      Service: await made(api, org, '/v1/services', 'services', { name: named('Service') }),
+      EscalationPolicy: await made(api, org, '/v1/escalation_policies', 'escalation_policies', { name: named('Policy') }),
+      Functionality: await made(api, org, '/v1/functionalities', 'functionalities', { name: named('Functionality') }),
+    };
+    const urgency = await made(api, org, '/v1/alert_urgencies', 'alert_urgencies', { name: named('Urgency'), description: 'heartbeats' });
+    return { owner_group_ids: [team], alert_urgency_id: urgency, [HEARTBEAT_TARGETS]: targets };
+  },
+  // The id goes with its type: each type names its own record.
+  companions: (name, value, references) => (name === 'notification_target_type' ? { notification_target_id: (references[HEARTBEAT_TARGETS] as Record<string, string>)[value as string] } : undefined),
+  knownStricter: {
+    'name=""': 'minLength 1: a name is required and must not be empty',
+    'name=<10000 chars>': 'maxLength 255',
+    'alert_summary=""': "minLength 1: an alert's summary must not be empty",
+    ...STRICTER('notification_target_id', 'must name a record of the organization of notification_target_type'),
+    ...STRICTER('alert_urgency_id', 'must name an alert urgency of the organization'),
+    'interval=-1': 'minimum 1: a ping is awaited for some time',
+    'interval=0': 'minimum 1: a ping is awaited for some time',
+    ...INT4('interval'),
+  },
+});

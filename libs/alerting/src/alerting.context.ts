@@ -7,14 +7,15 @@ import { registerAlertingEventContracts } from './event-contracts';
 import { ALERTING_MIGRATIONS } from './migrations';
 import { ALERTING_ERRORS } from './errors';
 import { PAGING_OPENAPI } from './paging/paging.openapi';
+import { HEARTBEATS_OPENAPI, withHeartbeatEmails } from './heartbeats/heartbeats.openapi';
 
 export const ALERTING_CONTEXT: ContextDescriptor = {
   name: 'alerting',
   module: AlertingModule,
   migrations: ALERTING_MIGRATIONS,
   resources: ALERTING_RESOURCES.map((d) => d.schema),
-  openapi: { schemas: { ...ALERTS_OPENAPI.schemas, ...PAGING_OPENAPI.schemas }, paths: { ...ALERTS_OPENAPI.paths, ...PAGING_OPENAPI.paths, ...PAGERDUTY_EVENTS_OPENAPI.paths } },
+  openapi: { schemas: { ...ALERTS_OPENAPI.schemas, ...PAGING_OPENAPI.schemas }, paths: { ...ALERTS_OPENAPI.paths, ...PAGING_OPENAPI.paths, ...HEARTBEATS_OPENAPI.paths, ...PAGERDUTY_EVENTS_OPENAPI.paths } },
   errors: ALERTING_ERRORS,
-  inbound: INBOUND_MEDIA_TYPES,
+  inbound: withHeartbeatEmails(INBOUND_MEDIA_TYPES),
   registerEventContracts: registerAlertingEventContracts,
 };

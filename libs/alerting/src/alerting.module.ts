@@ -19,13 +19,17 @@ import { notificationChannelsOf } from './paging/channels/channels';
 import { NOTIFICATION_CHANNELS, PagingEngine } from './paging/paging-engine';
 import { CreatePageHandler } from './paging/pages/create-page.handler';
 import { PagesController } from './paging/pages/pages.controller';
+import { heartbeatDefinition, heartbeatEndpoints } from './heartbeats/heartbeat.schema';
+import { HeartbeatMonitor } from './heartbeats/heartbeat-monitor';
+import { HeartbeatPingController, HeartbeatPublicPingController } from './heartbeats/heartbeats.controller';
+import { PingHeartbeatHandler } from './heartbeats/ping-heartbeat/ping-heartbeat.handler';
 
-export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition];
+export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition];
 
 /** The alerting bounded context: alert urgencies and fields, alert sources, alerts, their events, and paging. */
 @Module({
   // The alert controller goes first: its routes (`/v1/alerts/...`) are its own.
-  controllers: [AlertsController, AlertAcknowledgementsController, PagesController, AlertIngestionController, AlertReceiptsController, PagerDutyEventsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
+  controllers: [AlertsController, AlertAcknowledgementsController, PagesController, AlertIngestionController, AlertReceiptsController, HeartbeatPingController, HeartbeatPublicPingController, PagerDutyEventsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
   providers: [
     ...ALERT_COMMAND_HANDLERS,
     IngestAlertsHandler,
@@ -34,6 +38,8 @@ export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition,
     // Paging: the channels this process delivers through, and the engine that fires steps and sends.
     { provide: NOTIFICATION_CHANNELS, useFactory: (config: TaprootConfig) => notificationChannelsOf(config), inject: [TAPROOT_CONFIG] },
     PagingEngine,
+    PingHeartbeatHandler,
+    HeartbeatMonitor,
   ],
 })
 export class AlertingModule implements OnModuleInit {
@@ -43,6 +49,8 @@ export class AlertingModule implements OnModuleInit {
   ) {
     // webhook_endpoint is an absolute URL on the API's public base URL.
     alertSourceEndpoints.base = config.publicUrl;
+    // ping_url too; email_address is on the public host's domain (a relay posts its mail to /v1/heartbeat_emails).
+    Object.assign(heartbeatEndpoints, { base: config.publicUrl, emailDomain: new URL(config.publicUrl).hostname });
   }
 
   onModuleInit(): void {

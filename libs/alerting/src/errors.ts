@@ -7,6 +7,7 @@ export enum AlertingErrorCode {
   AlertSourceDisabled = 'ALERT_SOURCE_DISABLED',
   InvalidAlertPayload = 'INVALID_ALERT_PAYLOAD',
   NotANote = 'NOT_A_NOTE',
+  InvalidHeartbeatCredentials = 'INVALID_HEARTBEAT_CREDENTIALS',
   // The alert state machine's refusals (alert.state.ts REFUSALS).
   NotPaging = 'NOT_PAGING',
   Ended = 'ENDED',
@@ -36,6 +37,7 @@ export const ALERTING_ERRORS: ErrorTable<AlertingErrorCode> = {
   [AlertingErrorCode.AlertSourceDisabled]: { status: 409, title: 'Alert source disabled' },
   [AlertingErrorCode.InvalidAlertPayload]: { status: 422, title: 'Alert payload not accepted' },
   [AlertingErrorCode.NotANote]: { status: 422, title: 'Not a note' },
+  [AlertingErrorCode.InvalidHeartbeatCredentials]: { status: 401, title: 'Unauthorized' },
   [AlertingErrorCode.NotPaging]: refused('not_paging'),
   [AlertingErrorCode.Ended]: refused('ended'),
   [AlertingErrorCode.DeferBySnooze]: refused('defer_by_snooze'),

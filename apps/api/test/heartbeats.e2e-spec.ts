@@ -1,0 +1,218 @@
+import { beforeEach, describe, test } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { HeartbeatMonitor } from '@taproot/alerting';
+import { created, unique } from './support/json-api';
+import { doc, MINUTE, usePagingWorld, type PagedUser } from './support/paging';
+
+type Attributes = Record<string, unknown>;
+
+/**
+ * Heartbeats (docs/heartbeats.md): CRUD with the reference's shapes, pings (API, ping_url with the
+ * bearer secret, mail through /v1/heartbeat_emails), and expiry on the durable deadline: an alert
+ * pages the target once, the next ping resolves it. The clock and the monitor are the test's.
+ */
+describe('heartbeats', () => {
+  const w = usePagingWorld();
+  const monitor = () => w.api.app.get(HeartbeatMonitor);
+  // The world moved a day on: earlier tests' heartbeats expire now, not inside the next test.
+  beforeEach(async () => {
+    await monitor().tick();
+  });
+  /** Moves the clock, then runs the monitor and the paging engine once each. */
+  const advance = async (ms: number) => {
+    await w.advance(ms);
+    await monitor().tick();
+    await w.engine.tick();
+  };
+
+  const heartbeat = (user: PagedUser, more: Attributes = {}) => ({
+    name: unique('Nightly backup'),
+    alert_summary: 'Nightly backup did not check in',
+    alert_description: 'The backup job pings at the end of each run',
+    interval: 10,
+    interval_unit: 'minutes',
+    notification_target_type: 'User',
+    notification_target_id: String(user.id),
+    ...more,
+  });
+  const create = async (attributes: Attributes) => created(await w.send('POST', '/v1/heartbeats', doc('heartbeats', attributes))) as { id: string; attributes: Attributes };
+  const get = async (id: string) => (await w.send('GET', `/v1/heartbeats/${id}`)).body.data.attributes as Attributes;
+  const ping = (id: string) => w.send('POST', `/v1/heartbeats/${id}/ping`);
+  /** A heartbeat of a new user's, pinged now (active for 10 minutes). */
+  const pinged = async () => {
+    const hb = await create(heartbeat(await w.userWithEmail()));
+    assert.equal((await ping(hb.id)).status, 204);
+    return hb;
+  };
+  const alertsOf = async (id: string) => {
+    const res = await w.send('GET', '/v1/alerts?filter[source]=heartbeat&page[size]=100');
+    return (res.body.data as { id: string; attributes: Attributes }[]).filter((a) => (a.attributes.data as Attributes | null)?.heartbeat_id === id);
+  };
+
+  test('create, read, list, update and delete with the reference shapes; waiting until the first ping', async () => {
+    const user = await w.userWithEmail();
+    const hb = await create(heartbeat(user));
+    const a = hb.attributes;
+    assert.equal(a.status, 'waiting');
+    assert.equal(a.enabled, true);
+    assert.equal(a.expires_at, null);
+    assert.equal(a.last_pinged_at, null);
+    assert.match(String(a.secret), /^[0-9a-f]{64}$/);
+    assert.match(String(a.ping_url), new RegExp(`/v1/heartbeats/${hb.id}/ping_heartbeat$`));
+    assert.match(String(a.email_address), /^heartbeat-[0-9a-f]{24}@/);
+
+    assert.equal((await get(hb.id)).name, a.name);
+    const listed = await w.send('GET', `/v1/heartbeats?filter[name]=${encodeURIComponent(String(a.name))}`);
+    assert.deepEqual(listed.body.data.map((d: { id: string }) => d.id), [hb.id]);
+
+    const updated = await w.send('PUT', `/v1/heartbeats/${hb.id}`, doc('heartbeats', { interval: 2, interval_unit: 'hours', enabled: false }));
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    assert.equal(updated.body.data.attributes.interval_unit, 'hours');
+    assert.equal(updated.body.data.attributes.enabled, false);
+
+    const deleted = await w.send('DELETE', `/v1/heartbeats/${hb.id}`);
+    assert.equal(deleted.status, 200);
+    assert.equal((await w.send('GET', `/v1/heartbeats/${hb.id}`)).status, 404);
+  });
+
+  test('bad input answers 422 naming the attribute and stores nothing', async () => {
+    const user = await w.userWithEmail();
+    const name = unique('Refused');
+    const cases: [Attributes, string][] = [
+      [{ interval_unit: 'weeks' }, '/data/attributes/interval_unit'],
+      [{ interval: 0 }, '/data/attributes/interval'],
+      [{ interval: 367, interval_unit: 'days' }, '/data/attributes/interval'],
+      [{ notification_target_id: '999999' }, '/data/attributes/notification_target_id'],
+      [{ alert_urgency_id: '00000000-0000-4000-8000-000000000000' }, '/data/attributes/alert_urgency_id'],
+    ];
+    for (const [attributes, pointer] of cases) {
+      const res = await w.send('POST', '/v1/heartbeats', doc('heartbeats', heartbeat(user, { name, ...attributes })));
+      assert.ok([400, 422].includes(res.status), `${JSON.stringify(attributes)}: ${res.status}`);
+      assert.ok(
+        res.body.errors.some((e: { source?: { pointer?: string } }) => e.source?.pointer === pointer),
+        `${JSON.stringify(attributes)}: ${JSON.stringify(res.body.errors)}`,
+      );
+    }
+    const listed = await w.send('GET', `/v1/heartbeats?filter[name]=${encodeURIComponent(name)}`);
+    assert.equal(listed.body.data.length, 0);
+  });
+
+  test("another organization's heartbeat answers 404 to every route, and its pings too", async () => {
+    const user = await w.userWithEmail();
+    const hb = await create(heartbeat(user));
+    const theirs = w.other.token;
+    assert.equal((await w.send('GET', `/v1/heartbeats/${hb.id}`, undefined, theirs)).status, 404);
+    assert.equal((await w.send('PUT', `/v1/heartbeats/${hb.id}`, doc('heartbeats', { name: 'x' }), theirs)).status, 404);
+    assert.equal((await w.send('DELETE', `/v1/heartbeats/${hb.id}`, undefined, theirs)).status, 404);
+    assert.equal((await w.send('POST', `/v1/heartbeats/${hb.id}/ping`, undefined, theirs)).status, 404);
+    const list = await w.send('GET', '/v1/heartbeats?page[size]=100', undefined, theirs);
+    assert.ok(!list.body.data.some((d: { id: string }) => d.id === hb.id));
+    assert.equal((await get(hb.id)).status, 'waiting', 'unchanged');
+  });
+
+  test('a late ping expires the heartbeat: one alert pages its target, once; the next ping resolves it', async () => {
+    const user = await w.userWithEmail();
+    const hb = await create(heartbeat(user));
+    assert.equal((await ping(hb.id)).status, 204);
+    let now = await get(hb.id);
+    assert.equal(now.status, 'active');
+    assert.equal(now.last_pinged_at, w.now().toISOString());
+    assert.equal(now.expires_at, new Date(w.now().getTime() + 10 * MINUTE).toISOString());
+
+    await advance(10 * MINUTE - 1000);
+    assert.equal((await get(hb.id)).status, 'active', 'not yet due');
+    assert.equal((await alertsOf(hb.id)).length, 0);
+
+    await advance(1000);
+    now = await get(hb.id);
+    assert.equal(now.status, 'expired');
+    const [alert, ...more] = await alertsOf(hb.id);
+    assert.equal(more.length, 0);
+    assert.equal(alert.attributes.summary, 'Nightly backup did not check in');
+    assert.equal(alert.attributes.description, 'The backup job pings at the end of each run');
+    assert.equal(alert.attributes.status, 'triggered');
+    assert.equal(w.mailsTo(user.email).length, 1, 'the target is paged');
+
+    await advance(30 * MINUTE);
+    assert.equal((await alertsOf(hb.id)).length, 1, 'expired once: no second alert');
+
+    // The public ping_url with the bearer secret.
+    const url = new URL(String(now.ping_url));
+    assert.equal((await w.api.request('POST', url.pathname, { headers: { authorization: `Bearer ${String(now.secret)}` } })).status, 204);
+    now = await get(hb.id);
+    assert.equal(now.status, 'active');
+    assert.equal(now.expires_at, new Date(w.now().getTime() + 10 * MINUTE).toISOString());
+    assert.equal((await alertsOf(hb.id))[0].attributes.status, 'resolved');
+
+    // And it can expire again: a new alert.
+    await advance(10 * MINUTE);
+    assert.equal((await get(hb.id)).status, 'expired');
+    assert.deepEqual((await alertsOf(hb.id)).map((a) => a.attributes.status).sort(), ['resolved', 'triggered']);
+  });
+
+  test('a waiting heartbeat never expires; a disabled one neither, and enabling it again gives a whole interval', async () => {
+    const user = await w.userWithEmail();
+    const waiting = await create(heartbeat(user));
+    const hb = await create(heartbeat(user, { enabled: false }));
+    await ping(hb.id);
+    await advance(60 * MINUTE);
+    assert.equal((await get(waiting.id)).status, 'waiting');
+    assert.equal((await get(hb.id)).status, 'active', 'disabled: never expires');
+    assert.equal((await alertsOf(hb.id)).length, 0);
+
+    const enabled = await w.send('PUT', `/v1/heartbeats/${hb.id}`, doc('heartbeats', { enabled: true }));
+    assert.equal(enabled.body.data.attributes.expires_at, new Date(w.now().getTime() + 10 * MINUTE).toISOString());
+    await advance(10 * MINUTE);
+    assert.equal((await get(hb.id)).status, 'expired');
+  });
+
+  test('changing the interval of an active heartbeat moves its deadline from the last ping', async () => {
+    const hb = await pinged();
+    const pingedAt = w.now().getTime();
+    await advance(5 * MINUTE);
+    const res = await w.send('PUT', `/v1/heartbeats/${hb.id}`, doc('heartbeats', { interval: 1, interval_unit: 'hours' }));
+    assert.equal(res.body.data.attributes.expires_at, new Date(pingedAt + 60 * MINUTE).toISOString());
+    await advance(10 * MINUTE);
+    assert.equal((await get(hb.id)).status, 'active');
+  });
+
+  test('two monitors passing at once expire a heartbeat once (FOR UPDATE SKIP LOCKED)', async () => {
+    const hb = await pinged();
+    await w.advance(10 * MINUTE);
+    const claimed = await Promise.all([monitor().tick(), monitor().tick(), monitor().tick()]);
+    assert.equal(claimed.reduce((a, b) => a + b, 0), 1);
+    assert.equal((await alertsOf(hb.id)).length, 1);
+  });
+
+  test('the ping_url answers 401 to a wrong or missing secret, and takes GET and ?secret=', async () => {
+    const user = await w.userWithEmail();
+    const hb = await create(heartbeat(user));
+    const path = new URL(String(hb.attributes.ping_url)).pathname;
+    assert.equal((await w.api.request('POST', path, { headers: { authorization: 'Bearer wrong' } })).status, 401);
+    assert.equal((await w.api.request('POST', path)).status, 401);
+    assert.equal((await w.api.request('POST', '/v1/heartbeats/not-a-uuid/ping_heartbeat', { headers: { authorization: 'Bearer x' } })).status, 401);
+    assert.equal((await get(hb.id)).status, 'waiting');
+    assert.equal((await w.api.request('GET', `${path}?secret=${String(hb.attributes.secret)}`)).status, 204);
+    assert.equal((await get(hb.id)).status, 'active');
+  });
+
+  test('mail to the email_address, posted by a relay (JSON or raw), pings; another address is a 401', async () => {
+    const user = await w.userWithEmail();
+    const json = await create(heartbeat(user));
+    const raw = await create(heartbeat(user));
+    const mail = { from: 'cron@example.test', to: `Backups <${String(json.attributes.email_address)}>`, subject: 'backup done' };
+    const byJson = await w.api.request('POST', '/v1/heartbeat_emails', { body: mail, headers: { 'content-type': 'application/json' } });
+    assert.equal(byJson.status, 204, JSON.stringify(byJson.body));
+    assert.equal((await get(json.id)).status, 'active');
+
+    const message = `From: cron@example.test\r\nTo: ${String(raw.attributes.email_address)}\r\nSubject: done\r\nMessage-ID: <1@example.test>\r\n\r\nok\r\n`;
+    const byRaw = await w.api.request('POST', '/v1/heartbeat_emails', { rawBody: message, headers: { 'content-type': 'message/rfc822' } });
+    assert.equal(byRaw.status, 204, JSON.stringify(byRaw.body));
+    assert.equal((await get(raw.id)).status, 'active');
+
+    const stranger = await w.api.request('POST', '/v1/heartbeat_emails', { body: { ...mail, to: 'someone@example.test' }, headers: { 'content-type': 'application/json' } });
+    assert.equal(stranger.status, 401);
+    const notMail = await w.api.request('POST', '/v1/heartbeat_emails', { body: { to: String(json.attributes.email_address) }, headers: { 'content-type': 'application/json' } });
+    assert.equal(notMail.status, 422);
+  });
+});
