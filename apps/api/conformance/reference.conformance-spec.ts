@@ -699,6 +699,18 @@ describeReferenceConformance({
 
 describeReferenceConformance({ type: 'alert_fields', path: '/v1/alert_fields', singular: 'alert_field', knownStricter: CATALOG_KNOWN_STRICTER });
 
+describeReferenceConformance({
+  type: 'alert_routes',
+  path: '/v1/alert_routes',
+  singular: 'alert_route',
+  knownStricter: {
+    ...CATALOG_KNOWN_STRICTER,
+    'rules=[{...,extra_member}]': "a rule's destinations and conditions must name records of the organization (the sample's random ids name none)",
+  },
+  // Rules must name records of the organization: a real source and service, a valid JSON Path.
+  references: async (api, org) => {
+    const source = await made(api, org, '/v1/alert_sources', 'alert_sources', { name: named('Source') });
+
 const newSchedule = (api: TestApi, org: TestOrganization) => made(api, org, '/v1/schedules', 'schedules', { name: named('Schedule') });
 const underSchedule = (segment: string) => ({ singular: 'schedule', path: '/v1/schedules', collection: `/v1/schedules/{schedule_id}/${segment}`, attribute: 'schedule_id', make: newSchedule });
 const underRotation = (segment: string) => ({

@@ -9,6 +9,7 @@ import { EnqueuePagerDutyEventHandler } from './alert-sources/enqueue-pagerduty-
 import { PagerDutyEventsController } from './alert-sources/pagerduty-events.controller';
 import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/alert-source.schema';
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
+import { alertRouteDefinition } from './alert-routes/alert-route.schema';
 import { alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
 import { ALERT_COMMAND_HANDLERS } from './alerts/commands';
 import { alertEventDefinition } from './alerts/alert-event.schema';
@@ -24,7 +25,7 @@ import { HeartbeatMonitor } from './heartbeats/heartbeat-monitor';
 import { HeartbeatPingController, HeartbeatPublicPingController } from './heartbeats/heartbeats.controller';
 import { PingHeartbeatHandler } from './heartbeats/ping-heartbeat/ping-heartbeat.handler';
 
-export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition];
+export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition, alertRouteDefinition];
 
 /** The alerting bounded context: alert urgencies and fields, alert sources, alerts, their events, and paging. */
 @Module({

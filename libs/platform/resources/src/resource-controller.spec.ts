@@ -49,6 +49,12 @@ describe('resourceController routes', () => {
     assert.ok(!served.some((r) => r.startsWith('PUT ')));
   });
 
+  test('updateMethod both serves PUT and PATCH', () => {
+    const served = routes(schema({ updateMethod: 'both' }));
+    assert.ok(served.includes('PUT v1/incident_role_tasks/:id'));
+    assert.ok(served.includes('PATCH v1/incident_role_tasks/:id'));
+  });
+
   test('the list across parents is served at the resource path when declared', () => {
     assert.ok(routes(schema({ parent: { ...ROLE_PARENT, flatList: true } })).includes('GET v1/incident_role_tasks'));
   });

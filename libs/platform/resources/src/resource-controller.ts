@@ -62,6 +62,8 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   const lists = schema.parent?.flatList ? [collection, records] : collection;
   // The update is served with the declared method only, as the OpenAPI document declares it.
   const UpdateRoute = schema.updateMethod === 'patch' ? Patch : Put;
+  // `both`: PATCH too, served by the same update (a second route method; Nest keeps one route per method).
+  const AlsoPatch: MethodDecorator = schema.updateMethod === 'both' ? Patch(`${records}/:id`) : () => undefined;
 
   @Controller()
   class JsonApiResourceController {
@@ -152,6 +154,18 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       );
       warnDeprecated(reply, warnings);
       return document(snapshot);
+    }
+
+    @AlsoPatch
+    @requiresWrite('update')
+    @teamOwned
+    patch(
+      @CurrentCaller() principal: Caller,
+      @Param('id') id: string,
+      @Body() body: unknown,
+      @Res({ passthrough: true }) reply: HeaderReply,
+    ) {
+      return this.update(principal, id, body, reply);
     }
 
     @Delete(`${records}/:id`)

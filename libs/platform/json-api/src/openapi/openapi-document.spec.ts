@@ -341,6 +341,12 @@ describe('buildOpenApiDocument', () => {
       assert.equal(String(get(item.patch?.requestBody, 'content', MEDIA, 'schema', '$ref')), '#/components/schemas/update_widget');
     });
 
+    test('updateMethod both declares PUT (update...) and PATCH (patch..., as the reference names it)', () => {
+      const item = pathItem(buildOpenApiDocument([{ ...widgets(), updateMethod: 'both' }], { title: 't', version: '1' }), '/v1/widgets/{id}') as PathItem & { patch?: Op };
+      assert.equal(item.put?.operationId, 'updateWidget');
+      assert.equal(item.patch?.operationId, 'patchWidget');
+    });
+
     test("names operations as the reference does where it says so (operationIds), the others as generated", () => {
       const doc = buildOpenApiDocument([{ ...widgets(), operationIds: { list: 'getWidgets', get: 'showWidget' } }], { title: 't', version: '1' });
       const collection = pathItem(doc, '/v1/widgets') as PathItem & { get: Op; post: Op };

@@ -374,10 +374,15 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
     );
   }
   if (ops.has('update')) {
-    item[schema.updateMethod ?? 'put'] = op(
-      { summary: `Update ${aOne}`, description: `Update a specific ${one} by id`, operationId: named.update ?? `update${pascal(s)}`, requestBody: body(`update_${s}`) },
-      { '200': response(`${one} updated`, `${s}_response`), '404': notFound, '415': unsupported, '422': invalid },
-    );
+    const methods = schema.updateMethod === 'both' ? (['put', 'patch'] as const) : ([schema.updateMethod ?? 'put'] as const);
+    for (const method of methods) {
+      // With both, PATCH is named as the reference names it (`patchAlertRoute`).
+      const operationId = method === 'patch' && methods.length > 1 ? `patch${pascal(s)}` : (named.update ?? `update${pascal(s)}`);
+      item[method] = op(
+        { summary: `Update ${aOne}`, description: `Update a specific ${one} by id`, operationId, requestBody: body(`update_${s}`) },
+        { '200': response(`${one} updated`, `${s}_response`), '404': notFound, '415': unsupported, '422': invalid },
+      );
+    }
   }
   if (ops.has('delete')) {
     const stillReferenced = isParent ? { '409': response(`the ${one} still has records under it; delete them first`, 'errors_list') } : {};

@@ -157,9 +157,10 @@ export interface ResourceSchema {
   operations: readonly ('list' | 'create' | 'get' | 'update' | 'delete')[];
   /**
    * The HTTP method of `update` (default `put`): `patch` where the reference declares its update
-   * as PATCH (`PATCH /v1/alert_events/{id}`). Either way the body holds the attributes to change.
+   * as PATCH (`PATCH /v1/alert_events/{id}`), `both` where it declares both (`/v1/alert_routes/{id}`).
+   * Either way the body holds the attributes to change.
    */
-  updateMethod?: 'put' | 'patch';
+  updateMethod?: 'put' | 'patch' | 'both';
   /**
    * Also served: `POST <path>/bulk_upsert` and `POST <path>/bulk_delete`, keyed on `external_id`
    * and pruning by `managed_by` (both attributes are then required).

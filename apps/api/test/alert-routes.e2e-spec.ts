@@ -1,0 +1,125 @@
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { created, pointers, unique } from './support/json-api';
+
+const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
+
+/** `/v1/alert_routes` (docs/alert-routing.md): the route and its rule graph, checked against the organization's records. */
+describe('alert routes over HTTP', () => {
+  let api: TestApi;
+  let org: TestOrganization;
+  let other: TestOrganization;
+  before(async () => {
+    api = await startTestApi();
+    org = await api.newOrganization();
+    other = await api.newOrganization();
+  });
+  after(() => api?.close());
+
+  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
+  const make = async (type: string, attributes: Record<string, unknown>, token = org.token) => created(await send('POST', `/v1/${type}`, doc(type, attributes), token)).id as string;
+  const source = (token = org.token) => make('alert_sources', { name: unique('Source'), source_type: 'generic_webhook' }, token);
+  const service = (token = org.token) => make('services', { name: unique('Checkout') }, token);
+
+  test('create, get, update, list and delete; a destination gets its target_type, a condition its field type and operator', async () => {
+    const [src, svc] = [await source(), await service()];
+    const urgency = await make('alert_urgencies', { name: unique('High'), description: 'h' });
+    const rules = [
+      {
+        name: 'Payments',
+        position: 2_000_000_000_000,
+        destinations: [{ target_id: svc.toUpperCase() }],
+        condition_groups: [{ position: 1, conditions: [{ property_field_name: '$.team', property_field_value: 'payments' }, { alert_urgency_ids: [urgency] }] }],
+      },
+      { name: 'Everything else', fallback_rule: true, destinations: [{ target_id: svc, target_type: 'Service' }], condition_groups: [] },
+    ];
+    const res = await send('POST', '/v1/alert_routes', doc('alert_routes', { name: 'Prod', alerts_source_ids: [src], rules }));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const { id, attributes: a } = res.body.data;
+    assert.equal(a.enabled, true);
+    assert.deepEqual(a.alerts_source_ids, [src]);
+    assert.deepEqual(a.owning_team_ids, []);
+    assert.deepEqual(a.rules[0].destinations, [{ target_id: svc, target_type: 'Service' }]);
+    assert.equal(a.rules[0].position, 2_000_000_000_000, 'large positions are accepted');
+    assert.deepEqual(
+      a.rules[0].condition_groups[0].conditions.map((c: Record<string, unknown>) => [c.property_field_type, c.property_field_condition_type]),
+      [
+        ['payload', 'is_one_of'],
+        ['attribute', 'is_one_of'],
+      ],
+    );
+    assert.equal(a.rules[1].fallback_rule, true);
+
+    const got = await send('GET', `/v1/alert_routes/${id}`);
+    assert.deepEqual(got.body.data, res.body.data);
+    const patched = await send('PATCH', `/v1/alert_routes/${id}`, doc('alert_routes', { enabled: false }));
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.data.attributes.enabled, false);
+    assert.deepEqual(patched.body.data.attributes.rules, a.rules, 'rules kept when not sent');
+    const put = await send('PUT', `/v1/alert_routes/${id}`, doc('alert_routes', { name: 'Prod 2', rules: [] }));
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.deepEqual(put.body.data.attributes.rules, []);
+    const list = await send('GET', '/v1/alert_routes');
+    assert.ok(list.body.data.some((r: { id: string }) => r.id === id));
+    assert.equal((await send('DELETE', `/v1/alert_routes/${id}`)).status, 200);
+    assert.equal((await send('GET', `/v1/alert_routes/${id}`)).status, 404);
+  });
+
+  test("every bad part of the rule graph answers 422 naming it, and nothing is written; another organization's records are unknown", async () => {
+    const [src, otherService, otherSource] = [await source(), await service(other.token), await source(other.token)];
+    const before = (await send('GET', '/v1/alert_routes?page[size]=100')).body.data.length;
+    const res = await send(
+      'POST',
+      '/v1/alert_routes',
+      doc('alert_routes', {
+        name: 'Bad',
+        alerts_source_ids: [src, otherSource],
+        rules: [
+          {
+            name: 'One',
+            destinations: [{ target_id: otherService }],
+            condition_groups: [
+              {
+                conditions: [
+                  { property_field_type: 'payload', property_field_name: '$..[', property_field_value: 'x' },
+                  { property_field_condition_type: 'matches_regex', property_field_name: 'summary', property_field_value: '([' },
+                ],
+              },
+            ],
+          },
+          { destinations: [], condition_groups: [{}] },
+        ],
+      }),
+    );
+    assert.equal(res.status, 422, JSON.stringify(res.body));
+    assert.deepEqual(pointers(res).sort(), [
+      '/data/attributes/alerts_source_ids/1',
+      '/data/attributes/rules/0/condition_groups/0/conditions/0/property_field_name',
+      '/data/attributes/rules/0/condition_groups/0/conditions/1/property_field_value',
+      '/data/attributes/rules/1/condition_groups/0/conditions',
+      '/data/attributes/rules/1/name',
+    ]);
+    assert.equal((await send('GET', '/v1/alert_routes?page[size]=100')).body.data.length, before);
+
+    const operator = { property_field_condition_type: 'sounds_like', property_field_name: 'summary' };
+    const badOperator = await send('POST', '/v1/alert_routes', doc('alert_routes', { name: 'X', alerts_source_ids: [src], rules: [{ name: 'r', destinations: [], condition_groups: [{ conditions: [operator] }] }] }));
+    assert.equal(badOperator.status, 422);
+    assert.deepEqual(pointers(badOperator), ['/data/attributes/rules/0/condition_groups/0/conditions/0/property_field_condition_type']);
+
+    const unknownTarget = await send('POST', '/v1/alert_routes', doc('alert_routes', { name: 'X', alerts_source_ids: [src], rules: [{ name: 'r', destinations: [{ target_id: otherService }], condition_groups: [] }] }));
+    assert.equal(unknownTarget.status, 422);
+    assert.deepEqual(pointers(unknownTarget), ['/data/attributes/rules/0/destinations/0/target_id']);
+    assert.match(unknownTarget.body.errors[0].detail, /rules\[0\]\.destinations\[0\]\.target_id: .* is not a service, team, functionality or escalation policy of this organization/);
+    const mistyped = await send('POST', '/v1/alert_routes', doc('alert_routes', { name: 'X', alerts_source_ids: [src], rules: [{ name: 'r', destinations: [{ target_id: await service(), target_type: 'Group' }], condition_groups: [] }] }));
+    assert.equal(mistyped.status, 422, 'a target_type sent must be the record found');
+  });
+
+  test("another organization's route answers 404", async () => {
+    const id = await make('alert_routes', { name: 'Theirs', alerts_source_ids: [await source(other.token)] }, other.token);
+    for (const [method, body] of [['GET'], ['PATCH', doc('alert_routes', { enabled: false })], ['DELETE']] as const) {
+      assert.equal((await send(method, `/v1/alert_routes/${id}`, body)).status, 404, method);
+    }
+    assert.equal((await send('GET', `/v1/alert_routes/${id}`, undefined, other.token)).body.data.attributes.enabled, true);
+  });
+});

@@ -1,0 +1,112 @@
+import { existingTeamIds } from '@taproot/identity';
+import { defineResource, existingIds, JsonApiError } from '@taproot/json-api';
+import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
+import { AlertingErrorCode } from '../errors';
+import { ROUTE_CONDITION_TYPES, ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES } from './route-alert';
+import { checkRuleReferences, normalizeRules, type InvalidAttribute } from './route-rules';
+
+const str = (description: string) => ({ type: 'string' as const, description });
+const strings = (description: string) => ({ type: 'array' as const, nullable: true, items: { type: 'string' as const }, description });
+
+/**
+ * An alert route (reference `alert_route`, spec "Alert route"): the alerts of its sources go to the
+ * destinations of the first of its rules that matches them (docs/alert-routing.md). `rules` is
+ * stored whole with the route, each destination's `target_type` found from its `target_id`.
+ */
+export const alertRouteSchema = defineResource({
+  type: 'alert_routes',
+  singular: 'alert_route',
+  path: '/v1/alert_routes',
+  readTable: 'alert_routes_read',
+  defaultSort: 'created_at',
+  operations: ['list', 'create', 'get', 'update', 'delete'],
+  updateMethod: 'both',
+  attributes: {
+    name: { type: 'string', required: true, alwaysStored: true, minLength: 1, maxLength: 255, filter: true, sortable: true, searchable: true, description: 'The name of the alert route' },
+    enabled: { type: 'boolean', default: true, filter: true, description: 'Whether the alert route is enabled' },
+    alerts_source_ids: { type: 'array', required: true, alwaysStored: true, items: { type: 'string', format: 'uuid' }, description: 'The alert sources feeding the route' },
+    owning_team_ids: { type: 'array', nullable: true, default: [], alwaysStored: true, items: { type: 'string', format: 'uuid' }, description: 'The teams owning the route' },
+    rules: {
+      type: 'array',
+      nullable: true,
+      default: [],
+      alwaysStored: true,
+      description: 'The routing rules, evaluated by position; the fallback rule applies when no other matches',
+      items: {
+        type: 'object',
+        properties: {
+          name: str('The name of the rule'),
+          // The spec: large values are accepted (JSON's safe integers).
+          position: { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, description: 'The position of the rule (evaluation order)' },
+          fallback_rule: { type: 'boolean', description: 'Whether this is the fallback rule' },
+          destinations: {
+            type: 'array',
+            items: { type: 'object', properties: { target_id: str('The ID of the target'), target_type: { type: 'string', enum: ROUTE_TARGET_TYPES, description: 'The type of the target (found from target_id)' } } },
+          },
+          condition_groups: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                position: { type: 'integer', description: 'The position of the condition group' },
+                conditions: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      property_field_type: { type: 'string', enum: ROUTE_FIELD_TYPES, description: 'What the condition reads (decided when left out)' },
+                      property_field_name: str('The attribute name, or the JSON Path into the payload'),
+                      property_field_condition_type: { type: 'string', enum: ROUTE_CONDITION_TYPES, description: 'The comparison (is_one_of when left out)' },
+                      property_field_value: str('A value to compare with'),
+                      property_field_values: strings('Values to compare with'),
+                      alert_urgency_ids: strings('The alert urgencies the alert must have'),
+                      conditionable_type: { type: 'string', enum: ['AlertField'], nullable: true, description: 'AlertField for an alert field condition' },
+                      conditionable_id: str('The alert field of an alert field condition'),
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** Each id of `ids` (the attribute `name`) must be found by `existing`: the problems of those that are not. */
+async function unknownIds(name: string, ids: unknown, noun: string, existing: (ids: string[]) => Promise<Set<string>>): Promise<InvalidAttribute[]> {
+  const list = Array.isArray(ids) ? ids.map((id) => String(id).toLowerCase()) : [];
+  const found = await existing(list);
+  return list.flatMap((id, i) => (found.has(id) ? [] : [{ attribute: `${name}/${i}`, detail: `${name}[${i}]: ${id} is not ${noun} of this organization`, code: AlertingErrorCode.UnknownReference }]));
+}
+
+/** The write's sources, teams and rules checked (every problem at once, 422 naming each) and normalized as stored. */
+async function checked(ctx: WriteContext, input: Row): Promise<Row> {
+  const attributes: Row = { ...input };
+  for (const name of ['owning_team_ids', 'rules']) if (name in attributes && attributes[name] === null) attributes[name] = [];
+  const problems: InvalidAttribute[] = [];
+  if ('alerts_source_ids' in attributes) problems.push(...(await unknownIds('alerts_source_ids', attributes.alerts_source_ids, 'an alert source', (ids) => existingIds(ctx.manager, 'alert_sources', ctx.organizationId, ids))));
+  if ('owning_team_ids' in attributes) problems.push(...(await unknownIds('owning_team_ids', attributes.owning_team_ids, 'a team', (ids) => existingTeamIds(ctx.manager, ctx.organizationId, ids))));
+  if ('rules' in attributes) {
+    const { rules, problems: shape } = normalizeRules(attributes.rules);
+    problems.push(...shape);
+    if (shape.length === 0) problems.push(...(await checkRuleReferences(ctx, rules)));
+    attributes.rules = rules;
+  }
+  if (problems.length) throw JsonApiError.invalidAttributes(problems);
+  for (const name of ['alerts_source_ids', 'owning_team_ids']) if (Array.isArray(attributes[name])) attributes[name] = [...new Set((attributes[name] as string[]).map((id) => id.toLowerCase()))];
+  return attributes;
+}
+
+export const alertRouteDefinition: ResourceDefinition = {
+  schema: alertRouteSchema,
+  context: 'alerting',
+  table: 'alert_routes',
+  // The spec's on-call scopes name alert routing rules (`oc.alert_routing_rules`): routes are their newer form.
+  permission: { family: 'alert_routing_rules' },
+  rules: {
+    beforeCreate: (input, ctx) => checked(ctx, input),
+    beforeUpdate: (_current, input, ctx) => checked(ctx, input),
+  },
+};
