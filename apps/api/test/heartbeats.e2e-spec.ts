@@ -1,6 +1,8 @@
 import { beforeEach, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { HeartbeatMonitor } from '@taproot/alerting';
+import { createScratchDatabase } from '@taproot/persistence';
+import { startTestApi } from '../src/testing';
 import { created, unique } from './support/json-api';
 import { doc, MINUTE, usePagingWorld, type PagedUser } from './support/paging';
 
@@ -214,5 +216,34 @@ describe('heartbeats', () => {
     assert.equal(stranger.status, 401);
     const notMail = await w.api.request('POST', '/v1/heartbeat_emails', { body: { to: String(json.attributes.email_address) }, headers: { 'content-type': 'application/json' } });
     assert.equal(notMail.status, 422);
+  });
+});
+
+describe('heartbeat expiry is durable', () => {
+  test('a deadline set before a restart expires after it, once across two replicas', async () => {
+    const databaseUrl = await createScratchDatabase();
+    let now = Date.parse('2026-11-25T12:00:00.000Z');
+    const options = { databaseUrl, clock: { now: () => new Date(now) }, env: { PAGING_POLL_MS: '0' } };
+    const first = await startTestApi(options);
+    const org = await first.newOrganization();
+    const user = await first.addUser(org.organizationId, { roleKind: 'user' });
+    const attributes = { name: unique('Replicated'), alert_summary: 'late', interval: 1, interval_unit: 'hours', notification_target_type: 'User', notification_target_id: String(user) };
+    const hb = created(await first.request('POST', '/v1/heartbeats', { token: org.token, body: doc('heartbeats', attributes) })) as { id: string };
+    assert.equal((await first.request('POST', `/v1/heartbeats/${hb.id}/ping`, { token: org.token })).status, 204);
+    await first.close();
+
+    now += 60 * MINUTE;
+    const replicas = [await startTestApi(options), await startTestApi(options)];
+    try {
+      const claimed = await Promise.all(replicas.map((api) => api.app.get(HeartbeatMonitor).tick()));
+      assert.equal(claimed[0] + claimed[1], 1, 'one replica expired it');
+      const [a] = replicas;
+      assert.equal((await a.request('GET', `/v1/heartbeats/${hb.id}`, { token: org.token })).body.data.attributes.status, 'expired');
+      const alerts = await a.request('GET', '/v1/alerts?filter[source]=heartbeat', { token: org.token });
+      assert.equal(alerts.body.data.length, 1);
+      assert.equal(alerts.body.data[0].attributes.summary, 'late');
+    } finally {
+      for (const api of replicas) await api.close();
+    }
   });
 });
