@@ -145,6 +145,16 @@ describe('PagerDuty Events API v2', () => {
     assert.equal(await count(), before);
   });
 
+  test('bodies that are no JSON object: malformed JSON 400 and an unknown media type 415 (JSON:API errors), text 400 (PagerDuty)', async () => {
+    const malformed = await postInbound(api, '/v2/enqueue', '{"routing_key": ');
+    assert.equal(malformed.status, 400);
+    assert.ok(Array.isArray(malformed.body.errors), JSON.stringify(malformed.body));
+    const xml = await postInbound(api, '/v2/enqueue', '<event/>', { 'content-type': 'application/xml' });
+    assert.equal(xml.status, 415, JSON.stringify(xml.body));
+    const text = await postInbound(api, '/v2/enqueue', JSON.stringify({ routing_key: 'x' }), { 'content-type': 'text/plain' });
+    expect([text.status, text.body]).toEqual([400, { status: 'invalid event', message: 'Event object is invalid', errors: ['Event must be a JSON object'] }]);
+  });
+
   test('a routing key of no source, and the key of a disabled source, answer 400', async () => {
     const unknown = await enqueue({ routing_key: 'a'.repeat(32), event_action: 'trigger', payload: { summary: 's', source: 'x', severity: 'info' } });
     expect([unknown.status, unknown.body]).toEqual([400, { status: 'invalid event', message: 'Event object is invalid', errors: ['Invalid routing key'] }]);

@@ -1,3 +1,5 @@
+import { errorsResponse } from '@taproot/json-api';
+
 /**
  * What `/v1/openapi.json` says of the PagerDuty Events API v2 routes (docs/pagerduty-events.md):
  * PagerDuty's request and response bodies, plain JSON.
@@ -66,9 +68,14 @@ const route = (operationId: string, summary: string, schema: object, acceptedBod
     requestBody: { required: true, content: { [JSON_MEDIA]: { schema } } },
     responses: {
       '202': json(acceptedBody, SUCCESS),
-      '400': json('invalid event, unknown routing key or disabled alert source: nothing is stored; errors name the problems', INVALID),
-      '413': { description: 'body larger than 1 MB' },
-      '429': { description: "too many requests from this address, or more than the alert source's alerts a minute" },
+      // A body the api's parser refuses (malformed JSON) is answered before the route, as a JSON:API error document.
+      '400': {
+        description: 'invalid event, unknown routing key or disabled alert source (PagerDuty\'s body; errors name the problems), or malformed JSON (a JSON:API error document): nothing is stored',
+        content: { [JSON_MEDIA]: { schema: INVALID }, ...errorsResponse('').content },
+      },
+      '413': errorsResponse('body larger than 1 MB'),
+      '415': errorsResponse('body is not JSON'),
+      '429': json("too many requests from this address, or more than the alert source's alerts a minute", { type: 'object', properties: { error: { type: 'string' } } }),
     },
   },
 });

@@ -82,7 +82,7 @@ describe('parsePagerDutyEvent', () => {
   });
 
   test('a body that is no object', () => {
-    for (const body of [null, [], 'trigger', 42]) expect(errorsOf(parsePagerDutyEvent(body))).toEqual(['Event must be a JSON object']);
+    for (const body of [null, [], 'trigger', 42, Buffer.from('{}')]) expect(errorsOf(parsePagerDutyEvent(body))).toEqual(['Event must be a JSON object']);
   });
 });
 

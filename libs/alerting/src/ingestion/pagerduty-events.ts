@@ -39,7 +39,12 @@ export const invalidEvent = (errors: string[]) => ({ status: 'invalid event', me
 export const INVALID_ROUTING_KEY = 'Invalid routing key';
 
 type Record_ = Record<string, unknown>;
-const isRecord = (value: unknown): value is Record_ => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A JSON object: not an array, nor the bytes a raw body parser leaves (a text/plain body). */
+const isRecord = (value: unknown): value is Record_ => {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+};
 const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** A check of the event: it pushes PagerDuty-style messages to `errors`. */
