@@ -144,7 +144,11 @@ describe('heartbeats', () => {
     now = await get(hb.id);
     assert.equal(now.status, 'active');
     assert.equal(now.expires_at, new Date(w.now().getTime() + 10 * MINUTE).toISOString());
-    assert.equal((await alertsOf(hb.id))[0].attributes.status, 'resolved');
+    const [resolved] = await alertsOf(hb.id);
+    assert.equal(resolved.attributes.status, 'resolved');
+    const events = (await w.send('GET', `/v1/alerts/${resolved.id}/events?page[size]=100`)).body.data as { attributes: { details: string } }[];
+    assert.ok(events.some((e) => /expired: no ping since/.test(e.attributes.details)), 'the timeline says why it opened');
+    assert.ok(events.some((e) => /was pinged \(ping_url\)/.test(e.attributes.details)), 'and what resolved it');
 
     // And it can expire again: a new alert.
     await advance(10 * MINUTE);
@@ -176,6 +180,23 @@ describe('heartbeats', () => {
     assert.equal(res.body.data.attributes.expires_at, new Date(pingedAt + 60 * MINUTE).toISOString());
     await advance(10 * MINUTE);
     assert.equal((await get(hb.id)).status, 'active');
+  });
+
+  test('an urgency and a target deleted since do not hold the expiry up: the alert leaves them out and says so', async () => {
+    const team = created(await w.send('POST', '/v1/teams', doc('groups', { name: unique('Team') }))).id as string;
+    const urgency = created(await w.send('POST', '/v1/alert_urgencies', doc('alert_urgencies', { name: unique('Urgent'), description: 'now' }))).id as string;
+    const hb = await create(heartbeat(await w.userWithEmail(), { notification_target_type: 'Group', notification_target_id: team, alert_urgency_id: urgency }));
+    await ping(hb.id);
+    assert.equal((await w.send('DELETE', `/v1/teams/${team}`)).status, 200);
+    assert.equal((await w.send('DELETE', `/v1/alert_urgencies/${urgency}`)).status, 200);
+    await advance(10 * MINUTE);
+    assert.equal((await get(hb.id)).status, 'expired');
+    const [alert] = await alertsOf(hb.id);
+    assert.equal(alert.attributes.alert_urgency_id, null);
+    assert.equal(alert.attributes.notification_target_id, null);
+    assert.equal(alert.attributes.status, 'open', 'nobody left to page');
+    const events = (await w.send('GET', `/v1/alerts/${alert.id}/events`)).body.data as { attributes: { details: string } }[];
+    assert.ok(events.some((e) => /left out: alert_urgency_id .* no longer exists; notification_target_id/.test(e.attributes.details)), JSON.stringify(events));
   });
 
   test('two monitors passing at once expire a heartbeat once (FOR UPDATE SKIP LOCKED)', async () => {
@@ -220,6 +241,27 @@ describe('heartbeats', () => {
 });
 
 describe('heartbeat expiry is durable', () => {
+  test('with PAGING_POLL_MS set the monitor runs on its own', async () => {
+    let now = Date.parse('2026-11-25T12:00:00.000Z');
+    const api = await startTestApi({ clock: { now: () => new Date(now) }, env: { PAGING_POLL_MS: '20' } });
+    try {
+      const org = await api.newOrganization();
+      const user = await api.addUser(org.organizationId, { roleKind: 'user' });
+      const attributes = { name: unique('Polled'), alert_summary: 'late', interval: 5, interval_unit: 'minutes', notification_target_type: 'User', notification_target_id: String(user) };
+      const hb = created(await api.request('POST', '/v1/heartbeats', { token: org.token, body: doc('heartbeats', attributes) })) as { id: string };
+      await api.request('POST', `/v1/heartbeats/${hb.id}/ping`, { token: org.token });
+      now += 5 * MINUTE;
+      let status = '';
+      for (let i = 0; i < 100 && status !== 'expired'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        status = (await api.request('GET', `/v1/heartbeats/${hb.id}`, { token: org.token })).body.data.attributes.status as string;
+      }
+      assert.equal(status, 'expired');
+    } finally {
+      await api.close();
+    }
+  });
+
   test('a deadline set before a restart expires after it, once across two replicas', async () => {
     const databaseUrl = await createScratchDatabase();
     let now = Date.parse('2026-11-25T12:00:00.000Z');
