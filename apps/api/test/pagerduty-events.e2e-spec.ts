@@ -33,7 +33,7 @@ describe('PagerDuty Events API v2', () => {
 
   test('a trigger opens an alert of the source and answers 202 with the dedup_key; a repeat deduplicates into it', async () => {
     const source = await newAlertSource(api, org.token, { source_type: 'generic_webhook' });
-    const res = await trigger(source, { dedup_key: 'srv01/disk', client: 'Nagios', client_url: 'https://nagios.example.test/host/prod-db-1' }, { component: 'mysql', custom_details: { free: '1%' }, timestamp: '2026-11-25T08:42:58.315Z' });
+    const res = await trigger(source, { dedup_key: 'srv01/disk', client: 'Nagios', client_url: 'https://nagios.example.test/host/prod-db-1' }, { component: 'mysql', custom_details: { free: '1%' }, timestamp: '2026-11-25T09:42:58.315+0100' });
     assert.equal(res.status, 202, JSON.stringify(res.body));
     expect(res.body).toEqual({ status: 'success', message: 'Event processed', dedup_key: 'srv01/disk' });
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/, 'plain JSON, as PagerDuty answers');

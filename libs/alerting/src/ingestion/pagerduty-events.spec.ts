@@ -106,7 +106,7 @@ describe('triggerDraft', () => {
       data: Object.fromEntries(Object.entries(trigger).filter(([name]) => name !== 'routing_key')),
       notification_target_type: null,
       notification_target_id: null,
-      started_at: trigger.payload.timestamp,
+      started_at: '2015-07-17T08:42:58.315Z',
       ended_at: null,
       resolve: false,
     });
@@ -143,7 +143,7 @@ describe('change events', () => {
       description: JSON.stringify(change.payload.custom_details),
       deduplication_key: null,
       external_url: 'https://acme.pagerduty.dev/build/2',
-      started_at: change.payload.timestamp,
+      started_at: '2020-07-17T08:42:58.315Z',
       labels: [
         { key: 'pagerduty_event', value: 'change' },
         { key: 'source', value: change.payload.source },

@@ -143,6 +143,8 @@ export function parseChangeEvent(body: unknown): Parsed<PagerDutyChangeEvent> {
 
 const labelsOf = (pairs: [string, unknown][]): AlertLabel[] => pairs.filter(([, v]) => typeof v === 'string' && v !== '').map(([key, value]) => ({ key, value: value as string }));
 const firstHref = (links: unknown): string | null => (Array.isArray(links) && isRecord(links[0]) && typeof links[0].href === 'string' ? links[0].href : null);
+/** The event's time as ISO 8601 UTC: PagerDuty's examples write offsets without a colon (`+0000`). */
+const startOf = (payload: Record_): string | null => (blank(payload.timestamp) ? null : new Date(payload.timestamp as string).toISOString());
 /** Custom details as the alert's description: text as it is, anything else as JSON. */
 const describe = (details: unknown): string | null => (blank(details) ? null : asText(details));
 
@@ -159,7 +161,7 @@ export function triggerDraft(event: PagerDutyAlertEvent, dedupKey: string): Aler
   draft.deduplication_key = dedupKey;
   draft.external_id = dedupKey;
   draft.external_url = (typeof event.data.client_url === 'string' && event.data.client_url !== '' ? event.data.client_url : null) ?? firstHref(event.data.links);
-  draft.started_at = blank(payload.timestamp) ? null : (payload.timestamp as string);
+  draft.started_at = startOf(payload);
   draft.labels = labelsOf([
     ['severity', payload.severity],
     ['source', payload.source],
@@ -181,7 +183,7 @@ export function changeDraft(event: PagerDutyChangeEvent): AlertDraft {
   const draft = emptyDraft(payload.summary as string, event.data);
   draft.description = describe(payload.custom_details);
   draft.external_url = firstHref(event.data.links);
-  draft.started_at = blank(payload.timestamp) ? null : (payload.timestamp as string);
+  draft.started_at = startOf(payload);
   draft.labels = labelsOf([
     ['pagerduty_event', 'change'],
     ['source', payload.source],
