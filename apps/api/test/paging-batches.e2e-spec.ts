@@ -88,3 +88,42 @@ describe('paging: steps fired in batches', () => {
     assert.equal(w.mailsTo(user.email).length, 3);
   });
 });
+
+describe('paging: recording sends beside an alert change', () => {
+  const w = usePagingWorld({ failFirstSessions: 1 });
+
+  test('a send recorded while the alert is being resolved waits for it instead of deadlocking with it', async () => {
+    const user = await w.userWithEmail();
+    const policy = await w.policyOf([{ users: [user.id] }]);
+    const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }));
+    const alertId = res.body.data.id as string;
+    await w.engine.tick(); // level 1 fired; its e-mail refused once (421), to be retried in 10 s
+    const db = w.api.app.get(DataSource);
+    const change = db.createQueryRunner();
+    await change.connect();
+    try {
+      // An alert change as the API makes it: the alert locked first, then its unsent notifications cancelled.
+      await change.startTransaction();
+      await change.query('SELECT id FROM alerts WHERE id = $1 FOR UPDATE', [alertId]);
+      const pass = w.advance(10_000); // the retry is sent, then recorded
+      for (let waited = 0; ; waited += 10) {
+        const [{ n }] = await db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
+        if (n > 0) break;
+        assert.ok(waited < 10_000, 'the recording never waited for the alert');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Without the lock order this waits for the recording, which waits for this transaction: a
+      // deadlock (PostgreSQL would end it after a second by failing the recording). With it, nothing
+      // here waits: a lock wait at all fails the statement.
+      await change.query("SET LOCAL lock_timeout = '300ms'");
+      await change.query(`UPDATE alert_notifications SET status = 'cancelled' WHERE alert_id = $1 AND status = 'pending'`, [alertId]);
+      await change.commitTransaction();
+      await pass;
+    } finally {
+      await change.release();
+    }
+    assert.equal(w.mailsTo(user.email).length, 1);
+    const [row] = await db.query('SELECT status FROM alert_notifications WHERE alert_id = $1', [alertId]);
+    assert.equal(row.status, 'sent', 'the send that happened is recorded');
+  });
+});

@@ -222,6 +222,9 @@ async function recordSends(ctx: WriteContext, keep: Keep, results: readonly Send
     }
   }
   const { manager, organizationId, now } = ctx;
+  // The alerts first (in id order), then their notifications: the order an alert change takes them
+  // (it locks the alert, then cancels its unsent notifications), so the two never deadlock.
+  await manager.query('SELECT id FROM alerts WHERE id = ANY($1::uuid[]) AND organization_id = $2 ORDER BY id FOR KEY SHARE', [[...new Set(lines.map((l) => l.alertId))], organizationId]);
   if (sent.length) {
     await manager.query(
       `UPDATE alert_notifications n SET status = 'sent', sent_at = $3, provider_id = v.provider_id, claimed_until = NULL
