@@ -82,7 +82,9 @@ describe('alert source rules applied at ingestion', () => {
     await refused({ alert_source_urgency_rules_attributes: [rule, { ...rule, json_path: '$..a' }] }, `${RULES}/1/json_path`, 'INVALID_ALERT_SOURCE_CONFIG');
     await refused({ alert_source_urgency_rules_attributes: [{ ...rule, alert_urgency_id: foreign }] }, `${RULES}/0/alert_urgency_id`, 'UNKNOWN_ALERT_URGENCY');
     await refused({ alert_source_urgency_rules_attributes: [{ ...rule, alert_urgency_id: 'nope' }] }, `${RULES}/0/alert_urgency_id`, 'UNKNOWN_ALERT_URGENCY');
-    await refused({ alert_source_urgency_rules_attributes: [{ ...rule, kind: 'alert_field', conditionable_type: 'AlertField', conditionable_id: randomUUID() }] }, `${RULES}/0/kind`, 'INVALID_ALERT_SOURCE_CONFIG');
+    // Alert field conditions name a field of the organization (alert-fields.e2e-spec.ts applies them).
+    await refused({ alert_source_urgency_rules_attributes: [{ ...rule, kind: 'alert_field', conditionable_type: 'AlertField', conditionable_id: randomUUID() }] }, `${RULES}/0/conditionable_id`, 'UNKNOWN_REFERENCE');
+    await refused({ alert_source_urgency_rules_attributes: [{ ...rule, kind: 'alert_field' }] }, `${RULES}/0/conditionable_id`, 'INVALID_ALERT_SOURCE_CONFIG');
     await refused(
       { resolution_rule_attributes: { enabled: true, identifier_json_path: 'alert_id', conditions_attributes: [{ field: '$.s', operator: 'is', value: 'ok' }] } },
       '/data/attributes/resolution_rule_attributes/identifier_json_path',

@@ -1,4 +1,6 @@
+import { registerOrganizationSeeder } from '@taproot/identity';
 import type { ContextDescriptor } from '@taproot/runtime';
+import { seedBuiltInAlertFields } from './alert-fields/built-in-alert-fields';
 import { INBOUND_MEDIA_TYPES } from './alert-sources/inbound-routes';
 import { PAGERDUTY_EVENTS_OPENAPI } from './alert-sources/pagerduty-events.openapi';
 import { AlertingModule, ALERTING_RESOURCES } from './alerting.module';
@@ -8,6 +10,9 @@ import { ALERTING_MIGRATIONS } from './migrations';
 import { ALERTING_ERRORS } from './errors';
 import { PAGING_OPENAPI } from './paging/paging.openapi';
 import { HEARTBEATS_OPENAPI, withHeartbeatEmails } from './heartbeats/heartbeats.openapi';
+
+// Every new organization has the built-in alert fields from the start (docs/alert-fields.md).
+registerOrganizationSeeder((manager, organizationId) => seedBuiltInAlertFields(manager, [organizationId], new Date()));
 
 export const ALERTING_CONTEXT: ContextDescriptor = {
   name: 'alerting',

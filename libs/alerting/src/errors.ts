@@ -20,6 +20,7 @@ export enum AlertingErrorCode {
   IncompleteNotificationTarget = 'INCOMPLETE_NOTIFICATION_TARGET',
   InvalidValue = 'INVALID_VALUE',
   InvalidAlertSourceConfig = 'INVALID_ALERT_SOURCE_CONFIG',
+  BuiltInAlertField = 'BUILT_IN_ALERT_FIELD',
 }
 
 /** Each refusal of the state machine as its code. */
@@ -48,6 +49,7 @@ export const ALERTING_ERRORS: ErrorTable<AlertingErrorCode> = {
   [AlertingErrorCode.IncompleteNotificationTarget]: INVALID_ATTRIBUTE,
   [AlertingErrorCode.InvalidValue]: INVALID_ATTRIBUTE,
   [AlertingErrorCode.InvalidAlertSourceConfig]: INVALID_ATTRIBUTE,
+  [AlertingErrorCode.BuiltInAlertField]: { status: 422, title: 'Built-in alert field' },
 };
 
 export class AlertingError extends DomainError<AlertingErrorCode> {}

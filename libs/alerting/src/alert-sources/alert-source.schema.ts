@@ -4,7 +4,7 @@ import { defineResource, existingIds, JsonApiError, type AttributeDef } from '@t
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
 import { checkUrgency } from '../alerts/alert-writes';
 import { checkNotificationTarget } from '../alerts/notification-targets';
-import { validateGenericWebhookConfig, validateIngestionRules, type GenericWebhookConfig, type IngestionError, type IngestionRulesConfig, type UrgencyRule } from '../ingestion';
+import { validateAlertSourceFields, validateGenericWebhookConfig, validateIngestionRules, type AlertFieldsConfig, type GenericWebhookConfig, type IngestionError, type IngestionRulesConfig, type UrgencyRule } from '../ingestion';
 import { NOTIFICATION_TARGET_TYPES } from '../alerts/alert.schema';
 import { AlertingErrorCode } from '../errors';
 
@@ -58,7 +58,7 @@ export const alertSourceSchema = defineResource({
       default: [],
       alwaysStored: true,
       items: { type: 'object', properties: { alert_field_id: str('The ID of the alert field'), template_body: text("Liquid expression to extract a specific value from the alert's payload") } },
-      description: 'List of alert fields to be added to the alert source',
+      description: "List of alert fields to be added to the alert source: each template_body (a JSON Path, or text with {{ $.path }} placeholders) gives the alert's value of the field at ingestion",
     },
     alert_source_urgency_rules_attributes: {
       type: 'array',
@@ -75,7 +75,7 @@ export const alertSourceSchema = defineResource({
           value: str('Value that the extracted payload data is compared to'),
         },
       },
-      description: 'Rules that set the alert urgency from the alert payload: the first that holds gives the urgency, else alert_urgency_id (kind payload only)',
+      description: 'Rules that set the alert urgency from the alert payload or its alert field values: the first that holds gives the urgency, else alert_urgency_id',
     },
     sourceable_attributes: {
       type: 'object',
@@ -121,7 +121,7 @@ export const alertSourceSchema = defineResource({
           description: 'List of conditions to evaluate for auto resolution',
         },
       },
-      description: "Auto resolution rule: when enabled and its conditions hold, an item resolves the source's unresolved alert whose deduplication key is the identifier instead of opening one (kind payload only)",
+      description: "Auto resolution rule: when enabled and its conditions hold, an item resolves the source's unresolved alert whose deduplication key is the identifier instead of opening one",
     },
     deduplicate_alerts_by_key: { type: 'boolean', default: false, description: 'Toggle alert deduplication using deduplication key' },
     deduplication_key_kind: str('Kind of deduplication key (the only kind: payload)', { enum: ['payload'], default: 'payload', nullable: true, alwaysStored: true }),
@@ -167,6 +167,29 @@ async function checkRulesAndUrgency(ctx: WriteContext, source: Row, changes: Row
   await checkUrgency(ctx, changes, known);
 }
 
+/**
+ * The alert fields a write names (`alert_source_fields_attributes`, and rules of kind
+ * `alert_field`) must be fields of the organization, and the fields' templates must compile: else
+ * 422 naming each element (docs/alert-fields.md).
+ */
+async function checkAlertFields(ctx: WriteContext, changes: Row): Promise<void> {
+  const problems = invalid(validateAlertSourceFields(changes as AlertFieldsConfig));
+  const fields = (changes as AlertFieldsConfig).alert_source_fields_attributes ?? [];
+  const named: { field: string; id: unknown }[] = fields.map((f, i) => ({ field: `alert_source_fields_attributes[${i}].alert_field_id`, id: f.alert_field_id }));
+  const rules = changes as IngestionRulesConfig;
+  (rules.alert_source_urgency_rules_attributes ?? []).forEach((r, i) => r.kind === 'alert_field' && named.push({ field: `alert_source_urgency_rules_attributes[${i}].conditionable_id`, id: r.conditionable_id }));
+  const resolution = rules.resolution_rule_attributes;
+  (resolution?.conditions_attributes ?? []).forEach((c, i) => c.kind === 'alert_field' && named.push({ field: `resolution_rule_attributes.conditions_attributes[${i}].conditionable_id`, id: c.conditionable_id }));
+  if (resolution?.identifier_reference_kind === 'alert_field') named.push({ field: 'resolution_rule_attributes.identifier_matchable_id', id: resolution.identifier_matchable_id });
+  const ids = named.flatMap(({ id }) => (typeof id === 'string' && id !== '' ? [id.toLowerCase()] : []));
+  const known = await existingIds(ctx.manager, 'alert_fields', ctx.organizationId, ids);
+  for (const { field, id } of named) {
+    if (typeof id !== 'string' || id === '' || known.has(id.toLowerCase())) continue;
+    problems.push({ attribute: pointerOf(field), detail: `${field}: ${id} is not an alert field of this organization`, code: AlertingErrorCode.UnknownReference });
+  }
+  if (problems.length) throw JsonApiError.invalidAttributes(problems);
+}
+
 /** Lists the reference answers as arrays (never null): a null sent clears them to []. */
 const LISTS = ['owner_group_ids', 'alert_source_fields_attributes', 'alert_source_urgency_rules_attributes'];
 
@@ -198,6 +221,7 @@ export const alertSourceDefinition: ResourceDefinition = {
       const attributes = await withOwnersAndLists(ctx, input);
       checkMapping(attributes);
       await checkRulesAndUrgency(ctx, attributes, attributes);
+      await checkAlertFields(ctx, attributes);
       await checkNotificationTarget(ctx, attributes.sourceable_attributes as Row | null | undefined, 'sourceable_attributes');
       const id = randomUUID();
       return { ...attributes, id, secret: randomBytes(16).toString('hex'), webhook_endpoint: `${alertSourceEndpoints.base}${inboundPath(id)}` };
@@ -206,6 +230,7 @@ export const alertSourceDefinition: ResourceDefinition = {
       const changes = await withOwnersAndLists(ctx, input);
       checkMapping({ ...current, ...changes });
       await checkRulesAndUrgency(ctx, { ...current, ...changes }, changes);
+      await checkAlertFields(ctx, changes);
       await checkNotificationTarget(ctx, changes.sourceable_attributes as Row | null | undefined, 'sourceable_attributes');
       return changes;
     },

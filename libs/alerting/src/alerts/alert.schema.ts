@@ -69,6 +69,24 @@ export const alertSchema = defineResource({
       filter: ['eq', 'in'],
       description: 'IDs of the incidents the alert is attached to (POST /v1/incidents/{id}/alerts)',
     },
+    alert_field_values: {
+      type: 'array',
+      writable: false,
+      alwaysStored: true,
+      default: [],
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', description: 'Unique ID of the alert field value' },
+          alert_field_id: { type: 'string', description: 'ID of the custom alert field' },
+          alert_id: { type: 'string', description: 'ID of the alert' },
+          value: { type: 'string', description: 'Value for the alert field' },
+          created_at: { type: 'string', description: 'Date of creation' },
+          updated_at: { type: 'string', description: 'Date of last update' },
+        },
+      },
+      description: "Custom alert field values associated with the alert: what its alert source's alert_source_fields_attributes gave it at ingestion (docs/alert-fields.md)",
+    },
   },
   // The reference's include enum (listAlerts, getAlert, listIncidentAlerts); alert-includes.ts
   // serves them. `notified_users` and `responders` are named by no attribute: the alert's sent

@@ -35,6 +35,16 @@ export interface AlertDraft {
   ended_at: string | null;
   /** True when the payload says the condition is over (auto-resolve). */
   resolve: boolean;
+  /** Custom alert field values the source's `alert_source_fields_attributes` gave (alert-fields.ts). */
+  alert_field_values?: AlertFieldValue[];
+  /** The value the source's built-in `state` field rendered: what rules on that field compare. Not stored. */
+  state?: string | null;
+}
+
+/** A custom alert field's value on an alert (reference `new_alert.alert_field_values_attributes[]`). */
+export interface AlertFieldValue {
+  alert_field_id: string;
+  value: string;
 }
 
 /** Summaries longer than this are cut (with an ellipsis) rather than refused. */

@@ -6,7 +6,8 @@ import {
   type AlertDraft,
   type NotificationTargetType,
 } from './alert-draft';
-import { evaluateJsonPath, JsonPathError, parseJsonPath, type JsonPathStep } from './json-path';
+import { evaluateJsonPath, type JsonPathStep } from './json-path';
+import { compilePath, compileTemplate, renderTemplate, type Template } from './template';
 
 /**
  * `generic_webhook` sources: a JSON body mapped to one alert draft (or one per item of a JSON
@@ -60,7 +61,6 @@ export interface GenericWebhookConfig {
 export const DEFAULT_GENERIC_SUMMARY = 'Alert from generic webhook';
 /** Values longer than this are not run through deduplication_key_regexp (bounds its cost). */
 const MAX_REGEXP_INPUT = 4096;
-const PLACEHOLDER = /\{\{\s*(\$[^}]*?)\s*\}\}/g;
 
 interface Compiled {
   mappings: Map<MappedField, JsonPathStep[]>;
@@ -68,25 +68,6 @@ interface Compiled {
   dedupPath: JsonPathStep[] | null;
   dedupRegexp: RegExp | null;
   resolveState: string | null;
-}
-
-type Template = { kind: 'path'; steps: JsonPathStep[] } | { kind: 'text'; text: string; parts: Map<string, JsonPathStep[]> };
-
-function compilePath(field: string, path: string): JsonPathStep[] {
-  try {
-    return parseJsonPath(path);
-  } catch (error) {
-    if (error instanceof JsonPathError) throw new IngestionError(field, error.message);
-    throw error;
-  }
-}
-
-function compileTemplate(field: string, template: string): Template {
-  const trimmed = template.trim();
-  if (trimmed.startsWith('$')) return { kind: 'path', steps: compilePath(field, trimmed) };
-  const parts = new Map<string, JsonPathStep[]>();
-  for (const match of template.matchAll(PLACEHOLDER)) parts.set(match[1], compilePath(field, match[1]));
-  return { kind: 'text', text: template, parts };
 }
 
 function compile(config: GenericWebhookConfig): Compiled {
@@ -136,14 +117,6 @@ export function validateGenericWebhookConfig(config: GenericWebhookConfig): Inge
   }
 }
 
-function render(template: Template | undefined, payload: unknown): string | null {
-  if (!template) return null;
-  if (template.kind === 'path') return asText(evaluateJsonPath(payload, template.steps));
-  return template.text.replace(PLACEHOLDER, (_all, path: string) => {
-    return asText(evaluateJsonPath(payload, template.parts.get(path) ?? [])) ?? '';
-  });
-}
-
 /** `value` narrowed by `regexp` (its first capture group, or the whole match); no match, or too long a value, gives null. */
 export function narrowKey(value: string | null, regexp: RegExp | null): string | null {
   if (value === null || regexp === null) return value;
@@ -164,11 +137,11 @@ function mapOne(compiled: Compiled, item: unknown, index: number | null): AlertD
   };
   const title =
     mapped('alert_title') ??
-    render(compiled.templates.title, payload) ??
+    renderTemplate(compiled.templates.title, payload) ??
     asText(payload.title ?? payload.summary ?? payload.message);
   const draft = emptyDraft(title?.trim() ? title : DEFAULT_GENERIC_SUMMARY, payload);
-  draft.description = mapped('alert_description') ?? render(compiled.templates.description, payload);
-  draft.external_url = mapped('alert_external_url') ?? render(compiled.templates.external_url, payload);
+  draft.description = mapped('alert_description') ?? renderTemplate(compiled.templates.description, payload);
+  draft.external_url = mapped('alert_external_url') ?? renderTemplate(compiled.templates.external_url, payload);
   draft.external_id = mapped('external_id');
   if (compiled.dedupPath) {
     draft.deduplication_key = narrowKey(asText(evaluateJsonPath(payload, compiled.dedupPath)), compiled.dedupRegexp);

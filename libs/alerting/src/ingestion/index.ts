@@ -7,3 +7,5 @@ export * from './email';
 export * from './pagerduty-events';
 export * from './signature';
 export * from './rules';
+export * from './template';
+export * from './alert-fields';

@@ -133,8 +133,7 @@ describe('ingestion rules: validation', () => {
       'alert_source_urgency_rules_attributes[1].operator',
       'alert_source_urgency_rules_attributes[1].value',
       'alert_source_urgency_rules_attributes[1].json_path',
-      'alert_source_urgency_rules_attributes[2].kind',
-      'alert_source_urgency_rules_attributes[2].json_path',
+      'alert_source_urgency_rules_attributes[2].conditionable_id',
     ]);
   });
 
@@ -150,12 +149,49 @@ describe('ingestion rules: validation', () => {
         },
       }),
       [
-        'resolution_rule_attributes.identifier_reference_kind',
-        'resolution_rule_attributes.identifier_json_path',
+        'resolution_rule_attributes.identifier_matchable_id',
         'resolution_rule_attributes.identifier_value_regex',
         'resolution_rule_attributes.conditions_attributes[0].operator',
         'resolution_rule_attributes.conditions_attributes[0].field',
       ],
     );
+  });
+});
+
+describe('ingestion rules: alert field conditions', () => {
+  const SEVERITY = '6f1c2a8e-0000-4000-8000-000000000001';
+  const TICKET = '6f1c2a8e-0000-4000-8000-000000000002';
+  const values: Record<string, string> = { [SEVERITY]: 'sev1', [TICKET]: 'Ticket OPS-42 closed' };
+  const field = (id: string) => values[id];
+
+  test('an alert_field condition compares the alert field value, not the payload', () => {
+    const rules: IngestionRulesConfig = {
+      alert_source_urgency_rules_attributes: [{ kind: 'alert_field', conditionable_id: SEVERITY.toUpperCase(), operator: 'is', value: 'sev1', alert_urgency_id: HIGH }],
+    };
+    assert.deepEqual(validateIngestionRules(rules), []);
+    assert.equal(urgencyOf(rules, { severity: 'sev2' }, field), HIGH);
+    assert.equal(urgencyOf(rules, { severity: 'sev1' }, () => 'sev2'), null);
+    // A caller without field values (or a field without one): only is_not and does_not_contain hold.
+    assert.equal(urgencyOf(rules, {}), null);
+    const negated: IngestionRulesConfig = { alert_source_urgency_rules_attributes: [{ kind: 'alert_field', conditionable_id: SEVERITY, operator: 'is_not', value: 'sev1', alert_urgency_id: LOW }] };
+    assert.equal(urgencyOf(negated, {}), LOW);
+  });
+
+  test('resolution: field conditions and a field identifier narrowed by the regex', () => {
+    const rule: ResolutionRule = {
+      enabled: true,
+      condition_type: 'all',
+      identifier_reference_kind: 'alert_field',
+      identifier_matchable_id: TICKET,
+      identifier_value_regex: '(OPS-\\d+)',
+      conditions_attributes: [
+        { kind: 'alert_field', conditionable_id: TICKET, operator: 'ends_with', value: 'closed' },
+        { kind: 'payload', field: '$.status', operator: 'is', value: 'ok' },
+      ],
+    };
+    assert.deepEqual(validateIngestionRules({ resolution_rule_attributes: rule }), []);
+    assert.deepEqual(resolutionOf({ resolution_rule_attributes: rule }, { status: 'ok' }, field), { identifier: 'OPS-42' });
+    assert.equal(resolutionOf({ resolution_rule_attributes: rule }, { status: 'ok' }, () => 'Ticket OPS-42 opened'), null);
+    assert.equal(resolutionOf({ resolution_rule_attributes: rule }, { status: 'down' }, field), null);
   });
 });

@@ -11,8 +11,10 @@ import { evaluateJsonPath, JsonPathError, parseJsonPath, type JsonPathStep } fro
  *   identifier_value_regex, conditions_attributes[] { field, operator, value } }`: when enabled
  *   and its conditions hold (all or any), the item resolves the alert whose deduplication key is
  *   the identifier instead of opening one (`resolutionOf`).
- * Only `kind: payload` conditions exist here: alert fields are not applied to ingested alerts,
- * so `alert_field` conditions are refused by `validateIngestionRules` (the CRUD's 422).
+ * A condition compares the value at its JSON Path in the payload item (`kind: payload`, the
+ * default), or the alert's value of the alert field `conditionable_id` (`kind: alert_field`: the
+ * value the source's `alert_source_fields_attributes` gave it, alert-fields.ts `draftFieldValue`);
+ * the resolution identifier is likewise the payload's or the field `identifier_matchable_id`'s.
  * Comparisons are exact and case-sensitive on the value's text (numbers and booleans as JSON);
  * `contains` on an array means "has an element equal to the value", on text "has the substring".
  * A path that finds nothing compares as no value: only `is_not` and `does_not_contain` hold.
@@ -27,6 +29,7 @@ type Kind = 'payload' | 'alert_field';
 export interface UrgencyRule {
   alert_urgency_id?: string | null;
   kind?: Kind | null;
+  conditionable_id?: string | null;
   json_path?: string | null;
   operator?: string | null;
   value?: string | null;
@@ -34,6 +37,7 @@ export interface UrgencyRule {
 
 export interface ResolutionCondition {
   kind?: Kind | null;
+  conditionable_id?: string | null;
   field?: string | null;
   operator?: string | null;
   value?: string | null;
@@ -45,6 +49,7 @@ export interface ResolutionRule {
   identifier_json_path?: string | null;
   identifier_value_regex?: string | null;
   identifier_reference_kind?: Kind | null;
+  identifier_matchable_id?: string | null;
   conditions_attributes?: ResolutionCondition[] | null;
 }
 
@@ -53,15 +58,27 @@ export interface IngestionRulesConfig {
   resolution_rule_attributes?: ResolutionRule | null;
 }
 
+/** Where a condition or identifier takes its value: a JSON Path of the payload, or an alert field. */
+type Operand = { path: JsonPathStep[] } | { fieldId: string };
+
 interface Condition {
-  path: JsonPathStep[];
+  operand: Operand;
   operator: RuleOperator;
   value: string;
 }
 
+/**
+ * What rules look at for one item: its payload, and the alert's value of an alert field (undefined
+ * when it has none; a caller without alert fields passes none, and field conditions see no value).
+ */
+export interface RuleSubject {
+  payload: unknown;
+  field?: (fieldId: string) => unknown;
+}
+
 interface Compiled {
   urgency: { condition: Condition; urgencyId: string }[];
-  resolution: { any: boolean; conditions: Condition[]; identifier: JsonPathStep[]; regexp: RegExp | null } | null;
+  resolution: { any: boolean; conditions: Condition[]; identifier: Operand; regexp: RegExp | null } | null;
 }
 
 /** Collects every problem rather than stopping at the first: the CRUD answers them all. */
@@ -83,11 +100,16 @@ class Problems {
       return [];
     }
   }
-  condition(at: string, c: { kind?: Kind | null; operator?: string | null; value?: string | null }, pathField: string, path: unknown, operators: readonly RuleOperator[]): Condition {
-    if (c.kind === 'alert_field') this.add(`${at}.kind`, 'alert_field conditions are not supported (alert fields are not applied to ingested alerts): use kind payload');
+  /** A payload path, or with kind `alert_field` the alert field `fieldId` (required). */
+  operand(kind: Kind | null | undefined, pathAt: string, path: unknown, idAt: string, fieldId: unknown): Operand {
+    if (kind !== 'alert_field') return { path: this.path(pathAt, path) };
+    if (typeof fieldId !== 'string' || fieldId === '') this.add(idAt, 'an alert field is required when kind is alert_field');
+    return { fieldId: String(fieldId ?? '').toLowerCase() };
+  }
+  condition(at: string, c: { kind?: Kind | null; conditionable_id?: string | null; operator?: string | null; value?: string | null }, pathField: string, path: unknown, operators: readonly RuleOperator[]): Condition {
     if (!operators.includes(c.operator as RuleOperator)) this.add(`${at}.operator`, `must be one of ${operators.join(', ')}`);
     if (typeof c.value !== 'string') this.add(`${at}.value`, 'a value is required');
-    return { path: this.path(`${at}.${pathField}`, path), operator: c.operator as RuleOperator, value: c.value ?? '' };
+    return { operand: this.operand(c.kind, `${at}.${pathField}`, path, `${at}.conditionable_id`, c.conditionable_id), operator: c.operator as RuleOperator, value: c.value ?? '' };
   }
 }
 
@@ -100,8 +122,7 @@ function compile(config: IngestionRulesConfig, problems: Problems): Compiled {
   const rule = config.resolution_rule_attributes;
   if (!rule?.enabled) return { urgency, resolution: null };
   const at = 'resolution_rule_attributes';
-  if (rule.identifier_reference_kind === 'alert_field') problems.add(`${at}.identifier_reference_kind`, 'alert_field identifiers are not supported: use kind payload');
-  const identifier = problems.path(`${at}.identifier_json_path`, rule.identifier_json_path);
+  const identifier = problems.operand(rule.identifier_reference_kind, `${at}.identifier_json_path`, rule.identifier_json_path, `${at}.identifier_matchable_id`, rule.identifier_matchable_id);
   let regexp: RegExp | null = null;
   if (rule.identifier_value_regex) {
     try {
@@ -150,11 +171,13 @@ export function holds(actual: unknown, operator: RuleOperator, value: string): b
   }
 }
 
-const met = (c: Condition, payload: unknown) => holds(evaluateJsonPath(payload, c.path), c.operator, c.value);
+const valueOf = (operand: Operand, subject: RuleSubject) => ('path' in operand ? evaluateJsonPath(subject.payload, operand.path) : subject.field?.(operand.fieldId));
+const met = (c: Condition, subject: RuleSubject) => holds(valueOf(c.operand, subject), c.operator, c.value);
 
-/** The urgency id of the first urgency rule that holds for the payload item, or null (the source's default applies). */
-export function urgencyOf(config: IngestionRulesConfig, payload: unknown): string | null {
-  return compiled(config).urgency.find((rule) => met(rule.condition, payload))?.urgencyId ?? null;
+/** The urgency id of the first urgency rule that holds for the payload item (and its alert field values), or null (the source's default applies). */
+export function urgencyOf(config: IngestionRulesConfig, payload: unknown, field?: RuleSubject['field']): string | null {
+  const subject: RuleSubject = { payload, field };
+  return compiled(config).urgency.find((rule) => met(rule.condition, subject))?.urgencyId ?? null;
 }
 
 /**
@@ -163,10 +186,11 @@ export function urgencyOf(config: IngestionRulesConfig, payload: unknown): strin
  * resolve: the value at identifier_json_path, narrowed by identifier_value_regex's first group),
  * null when the item carries none.
  */
-export function resolutionOf(config: IngestionRulesConfig, payload: unknown): { identifier: string | null } | null {
+export function resolutionOf(config: IngestionRulesConfig, payload: unknown, field?: RuleSubject['field']): { identifier: string | null } | null {
   const rule = compiled(config).resolution;
   if (!rule) return null;
-  const matches = rule.any ? rule.conditions.some((c) => met(c, payload)) : rule.conditions.every((c) => met(c, payload));
+  const subject: RuleSubject = { payload, field };
+  const matches = rule.any ? rule.conditions.some((c) => met(c, subject)) : rule.conditions.every((c) => met(c, subject));
   if (!matches) return null;
-  return { identifier: narrowKey(asText(evaluateJsonPath(payload, rule.identifier)), rule.regexp) };
+  return { identifier: narrowKey(asText(valueOf(rule.identifier, subject)), rule.regexp) };
 }

@@ -62,8 +62,8 @@ function factsOf(alert: Row): AlertFacts {
         return [];
       }
     },
-    // Alert field values are not stored on alerts yet: a field rule sees no value.
-    fieldValues: () => [],
+    // The custom field values its alert source gave the alert at ingestion (docs/alert-fields.md).
+    fieldValues: (fieldId) => ((alert.alert_field_values as { alert_field_id: string; value: string }[] | null) ?? []).filter((v) => v.alert_field_id === fieldId.toLowerCase()).map((v) => v.value),
   };
 }
 

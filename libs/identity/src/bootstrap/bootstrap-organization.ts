@@ -13,7 +13,20 @@ export interface NewOrganization {
   token: string;
 }
 
-/** An organization with its owner user and a global API key, in the caller's transaction. */
+/** What another context sets up in every new organization (its built-in records), in the creating transaction. */
+export type OrganizationSeeder = (manager: EntityManager, organizationId: string) => Promise<void>;
+const seeders = new Set<OrganizationSeeder>();
+
+/**
+ * The port through which contexts seed each new organization with their own built-in records
+ * (alerting's built-in alert fields), each in its own tables: a context registers its seeder when
+ * its lib loads, before any organization is created.
+ */
+export function registerOrganizationSeeder(seeder: OrganizationSeeder): void {
+  seeders.add(seeder);
+}
+
+/** An organization with its owner user, a global API key and every context's built-in records, in the caller's transaction. */
 export async function createOrganization(
   manager: EntityManager,
   input: { name: string; ownerEmail: string; token?: string },
@@ -29,6 +42,7 @@ export async function createOrganization(
   // The organization's system roles; the owner gets Owner and the on-call Admin. The bootstrap
   // key below has no role, which keeps full access (docs/permissions.md).
   await seedSystemRoles(manager, organizationId);
+  for (const seed of seeders) await seed(manager, organizationId);
   await manager.query(
     `INSERT INTO api_keys (id, organization_id, user_id, name, kind, token_prefix, token_hash)
      VALUES ($1, $2, $3, $4, 'global', $5, $6)`,

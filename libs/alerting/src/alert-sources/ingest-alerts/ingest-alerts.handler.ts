@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler } from '@nestjs/cqrs';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
@@ -11,6 +11,8 @@ import { changeAlert, createAlert, unresolvedAlert, type AlertAccess } from '../
 import { ALERT_INCIDENTS, asSeenBy, type AlertIncidents } from '../../alerts/alert-includes';
 import { alertDefinition } from '../../alerts/alert.schema';
 import {
+  applyAlertFields,
+  draftFieldValue,
   IngestionError,
   mapAlertmanager,
   mapEmail,
@@ -20,6 +22,8 @@ import {
   urgencyOf,
   verifySignature,
   type AlertDraft,
+  type AlertFieldsConfig,
+  type BuiltInFields,
   type GenericWebhookConfig,
   type IngestionRulesConfig,
   type NotificationTargetType,
@@ -43,6 +47,9 @@ interface SourceRow {
   deduplicate_alerts_by_key: boolean;
   deduplication_key_path: string | null;
   deduplication_key_regexp: string | null;
+  alert_source_fields_attributes: AlertFieldsConfig['alert_source_fields_attributes'];
+  /** The organization's built-in alert fields (id -> kind), read with the source: they never change. */
+  built_in_fields: BuiltInFields;
 }
 
 /** One mapped item of a payload: a draft, or an email reply the source does not take (`accept_threaded_emails: false`). */
@@ -106,7 +113,7 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     const source = await this.authenticate(c.sourceId, c.secret, c.request);
     const items = mapped(() => (c.route === 'alerts' ? monitoringItems(source, c.request) : emailItems(source, c.request)));
     // Rules stored before they were validated fail here, before anything is stored.
-    const planned = mapped(() => items.map((item): Planned => ('draft' in item ? { draft: item.draft, urgency: urgencyOf(source, item.draft.data), resolution: resolutionOf(source, item.draft.data) } : item)));
+    const planned = mapped(() => items.map((item): Planned => ('draft' in item ? plan(source, item.draft) : item)));
     // Spec, Limits: 50 alerts a minute per alert source; a request over it stores nothing.
     for (const item of planned) {
       if ('draft' in item && !item.draft.resolve && !item.resolution) await this.creationLimit.consume({ organizationId: source.organization_id, alertSourceId: source.id });
@@ -148,7 +155,11 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     const now = this.clock.now().getTime();
     const cached = this.sources.get(id, now);
     if (cached) return cached;
-    const [source] = (await this.dataSource.query('SELECT * FROM alert_sources WHERE id = $1', [id])) as SourceRow[];
+    const [source] = (await this.dataSource.query(
+      `SELECT s.*, (SELECT coalesce(jsonb_object_agg(f.id, f.kind), '{}') FROM alert_fields f WHERE f.organization_id = s.organization_id AND f.kind <> 'custom') AS built_in_fields
+       FROM alert_sources s WHERE s.id = $1`,
+      [id],
+    )) as SourceRow[];
     if (source) this.sources.set(id, source, now);
     return source;
   }
@@ -162,14 +173,22 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
       const alert = await this.resolve(writer, ctx, keep, access, source, key, draft.ended_at);
       return alert ? { alert, receipt: alertReceipt('done', alert.id) } : { receipt: { state: 'failed', reason: 'no_route_matched' } };
     }
-    const created = await createAlert(writer, ctx, keep, access, this.attributesOf(source, draft, urgency));
+    const created = await createAlert(writer, ctx, keep, access, this.attributesOf(source, draft, urgency, ctx.now));
     return { alert: created.alert, receipt: created.deduplicated ? alertReceipt('failed', created.alert.id, 'deduplicated') : alertReceipt('done', created.alert.id) };
   }
 
-  /** The alert's attributes: the draft's, tagged with the source; the urgency rules' urgency, else the source's default. */
-  private attributesOf(source: SourceRow, draft: AlertDraft, urgency: string | null): Row {
-    const { resolve: _resolve, ...attributes } = draft;
+  /**
+   * The alert's attributes: the draft's, tagged with the source; the urgency rules' urgency, else
+   * the source's default; its custom field values as the reference's `alert_field_values` (which
+   * name the alert, so its id is chosen here).
+   */
+  private attributesOf(source: SourceRow, draft: AlertDraft, urgency: string | null, now: Date): Row {
+    const { resolve: _resolve, state: _state, alert_field_values: values = [], ...attributes } = draft;
     const row: Row = { ...attributes, source: source.source_type, alert_source_id: source.id, alert_urgency_id: urgency ?? source.alert_urgency_id };
+    if (values.length) {
+      row.id = randomUUID();
+      row.alert_field_values = values.map((v) => ({ id: randomUUID(), ...v, alert_id: row.id, created_at: now.toISOString(), updated_at: now.toISOString() }));
+    }
     for (const [name, value] of Object.entries(row)) if (value === null) delete row[name];
     return row;
   }
@@ -184,6 +203,13 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     if (!alert) return null;
     return changeAlert(writer, ctx, keep, access, alert.id, { kind: 'update', attributes: { status: 'resolved', ...(endedAt ? { ended_at: endedAt } : {}) } });
   }
+}
+
+/** The draft with the source's alert fields applied, and what the source's rules make of it (they see its field values). */
+function plan(source: SourceRow, mapped: AlertDraft): Planned {
+  const draft = applyAlertFields(source, source.built_in_fields, mapped);
+  const field = (id: string) => draftFieldValue(draft, source.built_in_fields, id);
+  return { draft, urgency: urgencyOf(source, draft.data, field), resolution: resolutionOf(source, draft.data, field) };
 }
 
 function monitoringItems(source: SourceRow, request: InboundRequest): Item[] {
