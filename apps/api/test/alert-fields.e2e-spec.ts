@@ -92,6 +92,22 @@ describe('alert fields', () => {
     assert.deepEqual(read.body.data.attributes.alert_field_values, values, 'the read model holds them');
   });
 
+  test('a duplicate refreshes the field values of the alert it folds into', async () => {
+    const region = await customField('Region');
+    const source = await newAlertSource(w.api, w.org.token, {
+      source_type: 'generic_webhook',
+      deduplicate_alerts_by_key: true,
+      deduplication_key_path: '$.id',
+      alert_source_fields_attributes: [{ alert_field_id: region, template_body: '$.region' }],
+    });
+    const id = randomUUID();
+    const first = await ingested(source, { title: 'Disk full', id, region: 'eu-west-1' });
+    const again = await ingested(source, { title: 'Disk full', id, region: 'eu-west-2' });
+    assert.equal(again.id, first.id);
+    const [value] = again.attributes.alert_field_values as Record<string, unknown>[];
+    assert.deepEqual([value.alert_field_id, value.alert_id, value.value], [region, first.id, 'eu-west-2']);
+  });
+
   test('urgency and resolution rules on alert fields decide at ingestion', async () => {
     const [high, low] = [await urgency(), await urgency()];
     const severity = await customField('Severity');

@@ -128,7 +128,7 @@ function urgencyChange(current: Row, changes: Row): Row {
 const hasTarget = (a: Row) => (Array.isArray(a.notification_targets) && a.notification_targets.length > 0) || (a.notification_target_type != null && a.notification_target_id != null);
 
 /** Attributes a duplicate carries onto the alert it deduplicates into (what a sender refreshes). */
-const REFRESHED = ['summary', 'description', 'labels', 'data', 'external_id', 'external_url', 'alert_urgency_id', 'service_ids', 'group_ids', 'environment_ids', 'functionality_ids', 'noise'];
+const REFRESHED = ['summary', 'description', 'labels', 'data', 'external_id', 'external_url', 'alert_urgency_id', 'service_ids', 'group_ids', 'environment_ids', 'functionality_ids', 'noise', 'alert_field_values'];
 
 /**
  * Creates an alert, or deduplicates it: under a transaction-level advisory lock on
@@ -152,6 +152,8 @@ export async function createAlert(writer: ResourceWriter, ctx: WriteContext, kee
     const existing = await unresolvedAlert(ctx.manager, ctx.organizationId, String(attributes.source), alertSourceId, String(key));
     if (existing) {
       const changes = Object.fromEntries(REFRESHED.filter((name) => name in attributes).map((name) => [name, attributes[name]]));
+      // Field values name their alert: now the one they fold into.
+      if (Array.isArray(changes.alert_field_values)) changes.alert_field_values = (changes.alert_field_values as Row[]).map((v) => ({ ...v, alert_id: existing.id }));
       const current = await writer.load(ctx.manager, ctx.organizationId, existing.id, true);
       const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep, urgencyChange(current, changes));
       await recordAlertEvent(ctx, access, alert.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert${dropped}`, keep);
