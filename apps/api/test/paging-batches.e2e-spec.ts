@@ -127,3 +127,37 @@ describe('paging: recording sends beside an alert change', () => {
     assert.equal(row.status, 'sent', 'the send that happened is recorded');
   });
 });
+
+describe('paging: an acknowledge link beside a send being recorded', () => {
+  const w = usePagingWorld();
+
+  test('a link clicked while its alert is held waits for the alert before touching the notification', async () => {
+    const user = await w.userWithEmail();
+    const policy = await w.policyOf([{ users: [user.id] }]);
+    const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }));
+    const alertId = res.body.data.id as string;
+    await w.engine.tick();
+    const link = w.ackLinkOf(w.mailsTo(user.email)[0].text);
+    const db = w.api.app.get(DataSource);
+    const recording = db.createQueryRunner();
+    await recording.connect();
+    try {
+      // What the engine's send recording holds and then takes: the alert, then the notification.
+      await recording.startTransaction();
+      await recording.query('SELECT id FROM alerts WHERE id = $1 FOR KEY SHARE', [alertId]);
+      const click = w.api.request('GET', link);
+      for (let waited = 0; ; waited += 10) {
+        const [{ n }] = await db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
+        if (n > 0) break;
+        assert.ok(waited < 10_000, 'the acknowledgement never waited for the alert');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await recording.query("SET LOCAL lock_timeout = '300ms'");
+      await recording.query('UPDATE alert_notifications SET attempts = attempts WHERE alert_id = $1', [alertId]);
+      await recording.commitTransaction();
+      assert.equal((await click).status, 200);
+    } finally {
+      await recording.release();
+    }
+  });
+});
