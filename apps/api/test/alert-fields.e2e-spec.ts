@@ -74,7 +74,7 @@ describe('alert fields', () => {
       source_type: 'generic_webhook',
       alert_template_attributes: { title: '$.legacy_title' },
       alert_source_fields_attributes: [
-        { alert_field_id: title.id, template_body: '{{ $.check.name }} is down' },
+        { alert_field_id: title.id, template_body: '{{ alert.data.check.name }} is down' },
         { alert_field_id: description.id, template_body: 'Datacenter is burning down.' },
         { alert_field_id: url.id, template_body: '$.check.url' },
         { alert_field_id: region, template_body: '$.region' },
@@ -192,6 +192,7 @@ describe('alert fields', () => {
     const FIELDS = '/data/attributes/alert_source_fields_attributes';
     await refused({ alert_source_fields_attributes: [{ alert_field_id: own.id, template_body: '$.t' }, { alert_field_id: foreign.id, template_body: '$.t' }] }, `${FIELDS}/1/alert_field_id`, 'UNKNOWN_REFERENCE');
     await refused({ alert_source_fields_attributes: [{ alert_field_id: own.id, template_body: 'x {{ $..t }}' }] }, `${FIELDS}/0/template_body`, 'INVALID_ALERT_SOURCE_CONFIG');
+    await refused({ alert_source_fields_attributes: [{ alert_field_id: own.id, template_body: '{{ alert.summary | upcase }}' }] }, `${FIELDS}/0/template_body`, 'INVALID_ALERT_SOURCE_CONFIG');
     await refused(
       { resolution_rule_attributes: { enabled: true, identifier_reference_kind: 'alert_field', identifier_matchable_id: foreign.id, conditions_attributes: [{ field: '$.s', operator: 'is', value: 'ok' }] } },
       '/data/attributes/resolution_rule_attributes/identifier_matchable_id',

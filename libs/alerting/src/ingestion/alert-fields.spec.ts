@@ -2,7 +2,7 @@ import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { emptyDraft, MAX_SUMMARY_LENGTH } from './alert-draft';
 import { applyAlertFields, draftFieldValue, validateAlertSourceFields, type AlertFieldsConfig } from './alert-fields';
-import { compileTemplate, renderTemplate } from './template';
+import { compileTemplate, renderTemplate, unsupportedLiquid } from './template';
 
 const TITLE = '00000000-0000-4000-8000-00000000000a';
 const DESCRIPTION = '00000000-0000-4000-8000-00000000000b';
@@ -20,6 +20,15 @@ describe('templates', () => {
     assert.equal(renderTemplate(compileTemplate('t', '$.missing'), payload), null);
     assert.equal(renderTemplate(compileTemplate('t', '{{ $.count }} checks in {{$.region}}{{ $.none }}'), payload), '3 checks in eu-west-1');
     assert.equal(renderTemplate(compileTemplate('t', 'Server exploded'), payload), 'Server exploded');
+  });
+
+  test("Liquid's alert.data is the payload: {{ alert.data.path }} is {{ $.path }}", () => {
+    assert.equal(renderTemplate(compileTemplate('t', '{{ alert.data.check.name }} in {{alert.data["region"]}}'), payload), 'db1 down in eu-west-1');
+    assert.equal(renderTemplate(compileTemplate('t', '{{ alert.data }}'), { a: 1 }), '{"a":1}');
+    assert.equal(renderTemplate(compileTemplate('t', '{{ alert.database }}'), payload), '{{ alert.database }}', 'another variable is no placeholder');
+    assert.equal(unsupportedLiquid('{{ alert.data.a }} {{ $.b }}'), null);
+    assert.equal(unsupportedLiquid('{{ alert.summary }}'), '{{ alert.summary }}');
+    assert.equal(unsupportedLiquid('{% if alert.data.a %}x{% endif %}'), '{% if alert.data.a %}');
   });
 
   test('a bad path throws IngestionError naming the field', () => {
@@ -76,7 +85,9 @@ describe('alert source fields applied to a draft', () => {
   });
 
   test('validation names each problem by its attribute path', () => {
-    const problems = validateAlertSourceFields({ alert_source_fields_attributes: [{ alert_field_id: TITLE, template_body: '$.ok' }, { template_body: '$.a' }, { alert_field_id: REGION, template_body: '$[' }] });
-    assert.deepEqual(problems.map((p) => p.field), ['alert_source_fields_attributes[1].alert_field_id', 'alert_source_fields_attributes[2].template_body']);
+    const problems = validateAlertSourceFields({
+      alert_source_fields_attributes: [{ alert_field_id: TITLE, template_body: '$.ok' }, { template_body: '$.a' }, { alert_field_id: REGION, template_body: '$[' }, { alert_field_id: REGION, template_body: '{{ alert.data.a | upcase }}' }, { alert_field_id: REGION, template_body: '{{ alert.status }}' }],
+    });
+    assert.deepEqual(problems.map((p) => p.field), [1, 2, 3, 4].map((i) => `alert_source_fields_attributes[${i}].${i === 1 ? 'alert_field_id' : 'template_body'}`));
   });
 });

@@ -1,10 +1,10 @@
 import { clipSummary, IngestionError, type AlertDraft } from './alert-draft';
-import { compileTemplate, renderTemplate, type Template } from './template';
+import { compileTemplate, renderTemplate, unsupportedLiquid, type Template } from './template';
 
 /**
  * An alert source's `alert_source_fields_attributes[]` `{ alert_field_id, template_body }` applied
  * to each draft a mapper made (docs/alert-fields.md). The template (template.ts: a JSON Path, or
- * text with `{{ $.path }}` placeholders, or constant text) renders over the payload item; a value
+ * text with `{{ $.path }}` or `{{ alert.data.path }}` placeholders, or constant text) renders over the payload item; a value
  * that renders non-empty wins over what the mapper made:
  * - the built-in fields fill the alert attribute of their kind: title -> summary, description,
  *   external_url, external_id; state -> the draft resolves when it equals the source's
@@ -38,6 +38,9 @@ export function validateAlertSourceFields(config: AlertFieldsConfig): IngestionE
   return (config.alert_source_fields_attributes ?? []).flatMap((field, i) => {
     try {
       compileField(field, i);
+      // Refused up front rather than rendered as written: the hosted API would have run it.
+      const liquid = field.template_body ? unsupportedLiquid(field.template_body) : null;
+      if (liquid) return [new IngestionError(`${FIELDS}[${i}].template_body`, `${liquid}: only {{ $.path }} and {{ alert.data.path }} placeholders are supported`)];
       return [];
     } catch (error) {
       if (!(error instanceof IngestionError)) throw error;
