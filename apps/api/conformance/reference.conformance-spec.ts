@@ -703,6 +703,25 @@ describeReferenceConformance({
 describeReferenceConformance({ type: 'alert_fields', path: '/v1/alert_fields', singular: 'alert_field', knownStricter: CATALOG_KNOWN_STRICTER, createdOnly: 'filter[kind]=custom' });
 
 describeReferenceConformance({
+  type: 'alert_routing_rules',
+  path: '/v1/alert_routing_rules',
+  singular: 'alert_routing_rule',
+  assignedWhenNull: ['position'],
+  knownStricter: {
+    ...CATALOG_KNOWN_STRICTER,
+    ...INT4_BOUNDED,
+    'destination={...,extra_member}': "the destination must name a record of the organization (the sample's random id names none)",
+  },
+  // The source and the destination must be records of the organization, a payload condition's name a JSON Path.
+  references: async (api, org) => ({
+    alerts_source_id: await made(api, org, '/v1/alert_sources', 'alert_sources', { name: named('Source') }),
+    destination: { target_type: 'Service', target_id: await made(api, org, '/v1/services', 'services', { name: named('Service') }) },
+    owning_team_ids: [await made(api, org, '/v1/teams', 'groups', { name: named('Team') })],
+    conditions: [{ property_field_type: 'payload', property_field_name: '$.env', property_field_condition_type: 'is_one_of', property_field_values: ['prod'] }],
+  }),
+});
+
+describeReferenceConformance({
   type: 'alert_routes',
   path: '/v1/alert_routes',
   singular: 'alert_route',
@@ -713,6 +732,12 @@ describeReferenceConformance({
   // Rules must name records of the organization: a real source and service, a valid JSON Path.
   references: async (api, org) => {
     const source = await made(api, org, '/v1/alert_sources', 'alert_sources', { name: named('Source') });
+    const service = await made(api, org, '/v1/services', 'services', { name: named('Service') });
+    const condition = { property_field_type: 'payload', property_field_name: '$.service', property_field_condition_type: 'is_one_of', property_field_values: ['checkout'] };
+    const team = await made(api, org, '/v1/teams', 'groups', { name: named('Team') });
+    return { alerts_source_ids: [source], owning_team_ids: [team], rules: [{ name: 'Checkout', position: 1, fallback_rule: false, destinations: [{ target_type: 'Service', target_id: service }], condition_groups: [{ position: 1, conditions: [condition] }] }] };
+  },
+});
 
 const newSchedule = (api: TestApi, org: TestOrganization) => made(api, org, '/v1/schedules', 'schedules', { name: named('Schedule') });
 const underSchedule = (segment: string) => ({ singular: 'schedule', path: '/v1/schedules', collection: `/v1/schedules/{schedule_id}/${segment}`, attribute: 'schedule_id', make: newSchedule });

@@ -5,20 +5,22 @@ import { created, pointers, unique } from './support/json-api';
 
 const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 
+// One API for both resources' tests.
+let api: TestApi;
+let org: TestOrganization;
+let other: TestOrganization;
+before(async () => {
+  api = await startTestApi();
+  org = await api.newOrganization();
+  other = await api.newOrganization();
+});
+after(() => api?.close());
+
+const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
+const make = async (type: string, attributes: Record<string, unknown>, token = org.token) => created(await send('POST', `/v1/${type}`, doc(type, attributes), token)).id as string;
+
 /** `/v1/alert_routes` (docs/alert-routing.md): the route and its rule graph, checked against the organization's records. */
 describe('alert routes over HTTP', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
-
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const make = async (type: string, attributes: Record<string, unknown>, token = org.token) => created(await send('POST', `/v1/${type}`, doc(type, attributes), token)).id as string;
   const source = (token = org.token) => make('alert_sources', { name: unique('Source'), source_type: 'generic_webhook' }, token);
   const service = (token = org.token) => make('services', { name: unique('Checkout') }, token);
 
@@ -121,5 +123,53 @@ describe('alert routes over HTTP', () => {
       assert.equal((await send(method, `/v1/alert_routes/${id}`, body)).status, 404, method);
     }
     assert.equal((await send('GET', `/v1/alert_routes/${id}`, undefined, other.token)).body.data.attributes.enabled, true);
+  });
+});
+
+/** `/v1/alert_routing_rules` (docs/alert-routing.md): the older routing, a rule of one source with one destination. */
+describe('alert routing rules over HTTP', () => {
+
+  test('create derives the destination type and the condition groups (all: one group; any: one each); update, list, delete', async () => {
+    const source = await make('alert_sources', { name: unique('Source'), source_type: 'generic_webhook' });
+    const team = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Payments') }))).id as string;
+    const conditions = [
+      { property_field_type: 'attribute', property_field_name: 'summary', property_field_condition_type: 'contains', property_field_value: 'checkout' },
+      { property_field_type: 'payload', property_field_name: '$.env', property_field_condition_type: 'is_one_of', property_field_values: ['prod'] },
+    ];
+    const res = await send('POST', '/v1/alert_routing_rules', doc('alert_routing_rules', { name: 'Checkout', alerts_source_id: source, condition_type: 'all', conditions, destination: { target_id: team } }));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const { id, attributes: a } = res.body.data;
+    assert.deepEqual(a.destination, { target_id: team, target_type: 'Group' });
+    assert.equal(a.enabled, true);
+    assert.equal(typeof a.position, 'number');
+    assert.deepEqual(a.condition_groups, [{ position: 1, conditions }]);
+    const any = await send('PUT', `/v1/alert_routing_rules/${id}`, doc('alert_routing_rules', { condition_type: 'any' }));
+    assert.equal(any.status, 200, JSON.stringify(any.body));
+    assert.deepEqual(any.body.data.attributes.condition_groups, conditions.map((c, i) => ({ position: i + 1, conditions: [c] })));
+    assert.ok((await send('GET', '/v1/alert_routing_rules')).body.data.some((r: { id: string }) => r.id === id));
+    assert.equal((await send('DELETE', `/v1/alert_routing_rules/${id}`)).status, 200);
+  });
+
+  test("bad conditions, a destination or source of another organization answer 422 naming them; another organization's rule is 404", async () => {
+    const source = await make('alert_sources', { name: unique('Source'), source_type: 'generic_webhook' });
+    const theirService = await make('services', { name: unique('Theirs') }, other.token);
+    const res = await send(
+      'POST',
+      '/v1/alert_routing_rules',
+      doc('alert_routing_rules', {
+        name: 'Bad',
+        alerts_source_id: source,
+        conditions: [{ property_field_type: 'payload', property_field_name: 'not a path', property_field_condition_type: 'is_one_of' }],
+        destination: { target_id: theirService },
+      }),
+    );
+    assert.equal(res.status, 422, JSON.stringify(res.body));
+    assert.deepEqual(pointers(res), ['/data/attributes/conditions/0/property_field_name']);
+    const foreign = await send('POST', '/v1/alert_routing_rules', doc('alert_routing_rules', { name: 'X', alerts_source_id: source, destination: { target_id: theirService } }));
+    assert.deepEqual(pointers(foreign), ['/data/attributes/destination/target_id']);
+    const theirSource = await make('alert_sources', { name: unique('Theirs'), source_type: 'generic_webhook' }, other.token);
+    const theirRule = await make('alert_routing_rules', { name: 'Theirs', alerts_source_id: theirSource, destination: { target_id: theirService } }, other.token);
+    assert.equal((await send('GET', `/v1/alert_routing_rules/${theirRule}`)).status, 404);
+    assert.equal((await send('PUT', `/v1/alert_routing_rules/${theirRule}`, doc('alert_routing_rules', { enabled: false }))).status, 404);
   });
 });

@@ -10,6 +10,7 @@ import { PagerDutyEventsController } from './alert-sources/pagerduty-events.cont
 import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/alert-source.schema';
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
 import { alertRouteDefinition } from './alert-routes/alert-route.schema';
+import { alertRoutingRuleDefinition } from './alert-routes/alert-routing-rule.schema';
 import { alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
 import { ALERT_COMMAND_HANDLERS } from './alerts/commands';
 import { alertEventDefinition } from './alerts/alert-event.schema';
@@ -25,7 +26,7 @@ import { HeartbeatMonitor } from './heartbeats/heartbeat-monitor';
 import { HeartbeatPingController, HeartbeatPublicPingController } from './heartbeats/heartbeats.controller';
 import { PingHeartbeatHandler } from './heartbeats/ping-heartbeat/ping-heartbeat.handler';
 
-export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition, alertRouteDefinition];
+export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition, alertRouteDefinition, alertRoutingRuleDefinition];
 
 /** The alerting bounded context: alert urgencies and fields, alert sources, alerts, their events, and paging. */
 @Module({

@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import { routeOfRoutingRules } from './alert-routing-rule.schema';
 import { conditionHolds, routeAlert, routeDestinations, type AlertRoute, type RouteCondition, type RoutedAlert, type RouteRule } from './route-alert';
 
 const SOURCE = '0d3f6a4e-1111-4a1b-8c2d-000000000001';
@@ -135,5 +136,35 @@ describe('routeAlert: properties', () => {
         expect(routeAlert(routes, { ...a, payload: structuredClone(a.payload) })).toEqual(routeAlert(routes, a));
       }),
     );
+  });
+});
+
+describe('routing rules beside routes (routeOfRoutingRules)', () => {
+  const ruleRow = (name: string, position: number, conditions: Partial<RouteCondition>[], target: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    position,
+    enabled: true,
+    condition_groups: [{ position: 1, conditions: conditions.map(condition) }],
+    destination: { target_type: 'Group', target_id: target },
+    ...extra,
+  });
+
+  test("a source's first matching rule by position adds its destination to the routes'; disabled rules play no part", () => {
+    const legacy = routeOfRoutingRules(SOURCE, [
+      ruleRow('later', 5, [payments], 'team-later'),
+      ruleRow('off', 0, [payments], 'team-off', { enabled: false }),
+      ruleRow('first', 1, [payments], 'team-first'),
+    ]);
+    const routes = [route([rule('all', [], 'svc-route')]), legacy];
+    expect(routeAlert(routes, alert())).toEqual([
+      { target_type: 'Group', target_id: 'team-first' },
+      { target_type: 'Service', target_id: 'svc-route' },
+    ]);
+    expect(routeAlert([legacy], alert({ alertSourceId: OTHER_SOURCE }))).toEqual([]);
+  });
+
+  test('the alert_urgency attribute compares the alert urgency id', () => {
+    expect(holds({ property_field_type: 'attribute', property_field_name: 'alert_urgency', property_field_values: [HIGH] })).toBe(true);
+    expect(holds({ property_field_type: 'attribute', property_field_name: 'alert_urgency', property_field_values: ['low'] })).toBe(false);
   });
 });

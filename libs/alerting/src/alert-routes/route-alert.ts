@@ -60,6 +60,8 @@ function valuesOf(condition: RouteCondition, alert: RoutedAlert): unknown[] {
   switch (condition.property_field_type) {
     case 'attribute':
       // Labels compare as `key:value` text, the way they are shown.
+      // The older routing rules' `alert_urgency` attribute: the alert's urgency id.
+      if (name === 'alert_urgency') return flat(alert.urgencyId);
       if (name === 'labels') return flat(alert.attributes.labels).map((l) => (l && typeof l === 'object' ? `${String((l as { key?: unknown }).key)}:${asText((l as { value?: unknown }).value)}` : l));
       return flat(alert.attributes[name]);
     case 'payload':

@@ -5,7 +5,7 @@ import { existingEscalationPolicyIds } from '@taproot/on-call';
 import type { Row, WriteContext } from '@taproot/resources';
 import { AlertingErrorCode } from '../errors';
 import { parseJsonPath } from '../ingestion/json-path';
-import { ROUTE_CONDITION_TYPES, ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES, type RouteCondition, type RouteRule, type RouteTargetType } from './route-alert';
+import { ROUTE_CONDITION_TYPES, ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES, type RouteCondition, type RouteDestination, type RouteRule, type RouteTargetType } from './route-alert';
 
 /** A refused attribute (JsonApiError.invalidAttributes' item). */
 export interface InvalidAttribute {
@@ -14,8 +14,8 @@ export interface InvalidAttribute {
   code: string;
 }
 
-/** A problem in a route's rule graph: `rules/0/destinations/1/target_id` as the pointer, `rules[0].destinations[1].target_id` in the detail. */
-const problem = (at: string, message: string, code = AlertingErrorCode.InvalidValue): InvalidAttribute => ({
+/** A problem in a rule graph: `rules/0/destinations/1/target_id` as the pointer, `rules[0].destinations[1].target_id` in the detail. */
+export const problem = (at: string, message: string, code = AlertingErrorCode.InvalidValue): InvalidAttribute => ({
   attribute: at,
   detail: `${at.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}: ${message}`,
   code,
@@ -30,7 +30,7 @@ export function ruleGraphSize(rules: readonly RouteRule[]): number {
 }
 
 /** A condition as stored: its field type and operator decided (the spec makes both output-only; a value sent is honoured). */
-function normalizeCondition(raw: Row, at: string, problems: InvalidAttribute[]): RouteCondition {
+export function normalizeCondition(raw: Row, at: string, problems: InvalidAttribute[]): RouteCondition {
   const conditionableId = raw.conditionable_id;
   const sentType = raw.property_field_type;
   const name = raw.property_field_name;
@@ -72,6 +72,15 @@ function normalizeCondition(raw: Row, at: string, problems: InvalidAttribute[]):
   } as RouteCondition;
 }
 
+/** A destination as stored: its id lower-cased, its `target_type` as sent (null until `checkReferences` finds it). */
+export function normalizeDestination(raw: unknown, at: string, problems: InvalidAttribute[]): RouteDestination {
+  const destination = (raw && typeof raw === 'object' ? raw : {}) as Row;
+  if (!isText(destination.target_id)) problems.push(problem(`${at}/target_id`, 'is required'));
+  const sentType = destination.target_type;
+  if (sentType != null && !(ROUTE_TARGET_TYPES as readonly unknown[]).includes(sentType)) problems.push(problem(`${at}/target_type`, `must be one of ${ROUTE_TARGET_TYPES.join(', ')}`));
+  return { ...destination, target_type: (sentType ?? null) as RouteTargetType, target_id: isText(destination.target_id) ? destination.target_id.toLowerCase() : '' };
+}
+
 /** The rule graph's shape checked and normalized (no database reads): the problems, and the rules as they would be stored. */
 export function normalizeRules(raw: unknown): { rules: RouteRule[]; problems: InvalidAttribute[] } {
   const problems: InvalidAttribute[] = [];
@@ -93,13 +102,7 @@ export function normalizeRules(raw: unknown): { rules: RouteRule[]; problems: In
         if (group.position != null && !isInteger(group.position)) problems.push(problem(`${at}/condition_groups/${j}/position`, 'must be an integer'));
         return { ...group, conditions: conditions.map((c: unknown, k) => normalizeCondition((c && typeof c === 'object' ? c : {}) as Row, `${at}/condition_groups/${j}/conditions/${k}`, problems)) };
       }),
-      destinations: destinations.map((d: unknown, j) => {
-        const destination = (d && typeof d === 'object' ? d : {}) as Row;
-        if (!isText(destination.target_id)) problems.push(problem(`${at}/destinations/${j}/target_id`, 'is required'));
-        const sentType = destination.target_type;
-        if (sentType != null && !(ROUTE_TARGET_TYPES as readonly unknown[]).includes(sentType)) problems.push(problem(`${at}/destinations/${j}/target_type`, `must be one of ${ROUTE_TARGET_TYPES.join(', ')}`));
-        return { ...destination, target_type: (sentType ?? null) as RouteTargetType, target_id: isText(destination.target_id) ? destination.target_id.toLowerCase() : '' };
-      }),
+      destinations: destinations.map((d: unknown, j) => normalizeDestination(d, `${at}/destinations/${j}`, problems)),
     } as RouteRule;
   });
   return { rules, problems };
@@ -113,31 +116,42 @@ const TARGET_LOOKUPS: Record<RouteTargetType, (ctx: WriteContext, ids: string[])
   EscalationPolicy: (ctx, ids) => existingEscalationPolicyIds(ctx.manager, ctx.organizationId, ids),
 };
 
+/** Where in the write a destination or a condition sits (the pointer its problems name). */
+export interface Placed<T> {
+  item: T;
+  at: string;
+}
+
 /**
- * The references of the rule graph checked against the organization's records: each destination's
+ * Destinations and conditions checked against the organization's records: each destination's
  * record found (its `target_type` filled in: the spec makes it output-only; one sent must match),
- * each condition's urgencies and alert field. Mutates `rules` with the types found.
+ * each condition's urgencies and alert field. Mutates the destinations with the types found.
  */
-export async function checkRuleReferences(ctx: WriteContext, rules: RouteRule[]): Promise<InvalidAttribute[]> {
+export async function checkReferences(ctx: WriteContext, destinations: Placed<RouteDestination>[], conditions: Placed<RouteCondition>[]): Promise<InvalidAttribute[]> {
   const problems: InvalidAttribute[] = [];
-  const destinations = rules.flatMap((rule, i) => rule.destinations.map((d, j) => ({ d, at: `rules/${i}/destinations/${j}/target_id` })));
-  const ids = [...new Set(destinations.map(({ d }) => d.target_id).filter(Boolean))];
+  const ids = [...new Set(destinations.map(({ item }) => item.target_id).filter(Boolean))];
   const found = new Map<RouteTargetType, Set<string>>();
   for (const type of ROUTE_TARGET_TYPES) found.set(type, ids.length ? await TARGET_LOOKUPS[type](ctx, ids) : new Set());
-  for (const { d, at } of destinations) {
+  for (const { item: d, at } of destinations) {
     if (!d.target_id) continue;
     const type = ROUTE_TARGET_TYPES.find((t) => (d.target_type == null || d.target_type === t) && found.get(t)!.has(d.target_id));
     if (type) d.target_type = type;
-    else problems.push(problem(at, `${d.target_id} is not ${d.target_type ? `a ${d.target_type}` : 'a service, team, functionality or escalation policy'} of this organization`, AlertingErrorCode.UnknownReference));
+    else problems.push(problem(`${at}/target_id`, `${d.target_id} is not ${d.target_type ? `a ${d.target_type}` : 'a service, team, functionality or escalation policy'} of this organization`, AlertingErrorCode.UnknownReference));
   }
-  const conditions = rules.flatMap((rule, i) => rule.condition_groups.flatMap((group, j) => group.conditions.map((c, k) => ({ c, at: `rules/${i}/condition_groups/${j}/conditions/${k}` }))));
-  const urgencies = await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, conditions.flatMap(({ c }) => c.alert_urgency_ids ?? []));
-  const fields = await existingIds(ctx.manager, 'alert_fields', ctx.organizationId, conditions.flatMap(({ c }) => (c.conditionable_id ? [c.conditionable_id] : [])));
-  for (const { c, at } of conditions) {
+  const urgencies = await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, conditions.flatMap(({ item }) => item.alert_urgency_ids ?? []));
+  const fields = await existingIds(ctx.manager, 'alert_fields', ctx.organizationId, conditions.flatMap(({ item }) => (item.conditionable_id ? [item.conditionable_id] : [])));
+  for (const { item: c, at } of conditions) {
     for (const [n, id] of (c.alert_urgency_ids ?? []).entries()) {
       if (!urgencies.has(id.toLowerCase())) problems.push(problem(`${at}/alert_urgency_ids/${n}`, `${id} is not an alert urgency of this organization`, AlertingErrorCode.UnknownAlertUrgency));
     }
     if (c.conditionable_id && !fields.has(c.conditionable_id)) problems.push(problem(`${at}/conditionable_id`, `${c.conditionable_id} is not an alert field of this organization`, AlertingErrorCode.UnknownReference));
   }
   return problems;
+}
+
+/** A route's rule graph checked against the organization's records (`checkReferences`). */
+export function checkRuleReferences(ctx: WriteContext, rules: RouteRule[]): Promise<InvalidAttribute[]> {
+  const destinations = rules.flatMap((rule, i) => rule.destinations.map((item, j) => ({ item, at: `rules/${i}/destinations/${j}` })));
+  const conditions = rules.flatMap((rule, i) => rule.condition_groups.flatMap((group, j) => group.conditions.map((item, k) => ({ item, at: `rules/${i}/condition_groups/${j}/conditions/${k}` }))));
+  return checkReferences(ctx, destinations, conditions);
 }
