@@ -8,6 +8,8 @@ import { CommitCache, UnitOfWork } from '@taproot/messaging';
 import { ResourceWriteHandler, type Keep, type ResourceWriter, type Row, type WriteContext } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { changeAlert, createAlert, unresolvedAlert, type AlertAccess } from '../../alerts/alert-writes';
+import type { AlertRoute } from '../../alert-routes/route-alert';
+import { routedTargets, sourceRoutes } from '../../alert-routes/source-routes';
 import { ALERT_INCIDENTS, asSeenBy, type AlertIncidents } from '../../alerts/alert-includes';
 import { alertDefinition } from '../../alerts/alert.schema';
 import {
@@ -96,6 +98,8 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
    * new secret, new rules) applies at once in this process and within AUTH_CACHE_TTL_MS on others.
    */
   private readonly sources: CommitCache<SourceRow>;
+  /** Each source's routes (docs/alert-routing.md), kept as its credentials are: a route's change applies at once here. */
+  private readonly routes: CommitCache<AlertRoute[]>;
 
   constructor(
     unitOfWork: UnitOfWork,
@@ -107,6 +111,7 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
   ) {
     super(unitOfWork, clock);
     this.sources = new CommitCache({ ttlMs: config.authCacheTtlMs, invalidatedBy: /^alerts_source\./ }, unitOfWork);
+    this.routes = new CommitCache({ ttlMs: config.authCacheTtlMs, invalidatedBy: /^alert_rout(e|ing_rule)\./ }, unitOfWork);
   }
 
   async execute(c: IngestAlertsCommand): Promise<IngestedAlerts> {
@@ -118,13 +123,14 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     for (const item of planned) {
       if ('draft' in item && !item.draft.resolve && !item.resolution) await this.creationLimit.consume({ organizationId: source.organization_id, alertSourceId: source.id });
     }
+    const routes = await this.routesOf(source);
     const access: AlertAccess = { organizationId: source.organization_id, actor: { kind: 'system', id: `alert_source:${source.id}` }, userId: null };
     const command = { definition: alertDefinition, ...access };
     const { data, receipts } = await this.writeInGroup(command, async (writer, ctx, keep) => {
       const touched: ResourceObject[] = [];
       const stored: (Receipt & { id: string })[] = [];
       for (const item of planned) {
-        const { alert, receipt } = await this.apply(writer, ctx, keep, access, source, item);
+        const { alert, receipt } = await this.apply(writer, ctx, keep, access, source, routes, item);
         if (alert) touched.push(alert);
         stored.push(await recordReceipt(ctx.manager, source.organization_id, source.id, receipt, ctx.now));
       }
@@ -164,7 +170,16 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     return source;
   }
 
-  private async apply(writer: ResourceWriter, ctx: WriteContext, keep: Keep, access: AlertAccess, source: SourceRow, item: Planned): Promise<{ alert?: ResourceObject; receipt: Receipt }> {
+  private async routesOf(source: SourceRow): Promise<AlertRoute[]> {
+    const now = this.clock.now().getTime();
+    const cached = this.routes.get(source.id, now);
+    if (cached) return cached;
+    const routes = await sourceRoutes(this.dataSource, source.organization_id, source.id);
+    this.routes.set(source.id, routes, now);
+    return routes;
+  }
+
+  private async apply(writer: ResourceWriter, ctx: WriteContext, keep: Keep, access: AlertAccess, source: SourceRow, routes: AlertRoute[], item: Planned): Promise<{ alert?: ResourceObject; receipt: Receipt }> {
     if (!('draft' in item)) return { receipt: { state: 'failed', reason: 'suppressed' } };
     const { draft, urgency, resolution } = item;
     if (draft.resolve || resolution) {
@@ -173,7 +188,11 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
       const alert = await this.resolve(writer, ctx, keep, access, source, key, draft.ended_at);
       return alert ? { alert, receipt: alertReceipt('done', alert.id) } : { receipt: { state: 'failed', reason: 'no_route_matched' } };
     }
-    const created = await createAlert(writer, ctx, keep, access, this.attributesOf(source, draft, urgency, ctx.now));
+    const attributes = this.attributesOf(source, draft, urgency, ctx.now);
+    // The routes' destinations page beside the target the payload or source names.
+    const targets = routedTargets(routes, source, source.built_in_fields, draft, (attributes.alert_urgency_id as string | undefined) ?? null);
+    if (targets.length > 1 || (targets.length === 1 && !draft.notification_target_id)) attributes.notification_targets = targets;
+    const created = await createAlert(writer, ctx, keep, access, attributes);
     return { alert: created.alert, receipt: created.deduplicated ? alertReceipt('failed', created.alert.id, 'deduplicated') : alertReceipt('done', created.alert.id) };
   }
 
