@@ -72,6 +72,11 @@ describe('heartbeats', () => {
     assert.equal(updated.body.data.attributes.interval_unit, 'hours');
     assert.equal(updated.body.data.attributes.enabled, false);
 
+    const patched = await w.send('PATCH', `/v1/heartbeats/${hb.id}`, doc('heartbeats', { description: 'patched' }));
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.data.attributes.description, 'patched');
+    assert.equal(patched.body.data.attributes.interval_unit, 'hours', 'the rest unchanged');
+
     const deleted = await w.send('DELETE', `/v1/heartbeats/${hb.id}`);
     assert.equal(deleted.status, 200);
     assert.equal((await w.send('GET', `/v1/heartbeats/${hb.id}`)).status, 404);

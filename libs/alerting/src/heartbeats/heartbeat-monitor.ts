@@ -50,7 +50,8 @@ export class HeartbeatMonitor extends ResourceWriteHandler implements OnApplicat
         const access = { organizationId, actor: PAGING_ACTOR, userId: null };
         const done = await scope.attempt({ definition: heartbeatDefinition, organizationId, actor: PAGING_ACTOR, userId: null }, (writer, ctx, keep) => expireHeartbeat(writer, ctx, keep, access, id));
         // One that fails stays due (its savepoint is rolled back) and is tried again on the next pass.
-        if (!done.ok) this.logger.error({ err: done.error, heartbeatId: id }, 'heartbeat expiry failed');
+        if (done.ok) this.logger.info({ heartbeatId: id, organizationId, alertId: done.value }, 'heartbeat expired');
+        else this.logger.error({ err: done.error, heartbeatId: id, organizationId }, 'heartbeat expiry failed');
       }
       return due.length;
     });

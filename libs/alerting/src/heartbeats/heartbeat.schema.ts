@@ -26,6 +26,8 @@ export const heartbeatSchema = defineResource({
   readTable: 'heartbeats_read',
   defaultSort: 'created_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  // The reference declares PUT; PATCH is served too (the same update), for clients that send it.
+  updateMethod: 'both',
   attributes: {
     name: { type: 'string', required: true, alwaysStored: true, minLength: 1, maxLength: 255, filter: true, sortable: true, searchable: true, description: 'The name of the heartbeat' },
     description: text('The description of the heartbeat', { maxLength: 10000, searchable: true }),
