@@ -117,6 +117,16 @@ describe('heartbeats', () => {
     assert.equal((await get(hb.id)).status, 'waiting', 'unchanged');
   });
 
+  test('a caller who may only read heartbeats reads them but cannot ping or change them (403)', async () => {
+    const hb = await create(heartbeat(await w.userWithEmail()));
+    const role = created(await w.send('POST', '/v1/on_call_roles', doc('on_call_roles', { name: unique('Heartbeat reader'), heartbeats_permissions: ['read'] }))).id as string;
+    const reader = await w.api.issueApiKey(w.org.organizationId, { onCallRoleId: role });
+    assert.equal((await w.send('GET', `/v1/heartbeats/${hb.id}`, undefined, reader)).status, 200);
+    assert.equal((await w.send('POST', `/v1/heartbeats/${hb.id}/ping`, undefined, reader)).status, 403);
+    assert.equal((await w.send('PUT', `/v1/heartbeats/${hb.id}`, doc('heartbeats', { name: 'x' }), reader)).status, 403);
+    assert.equal((await get(hb.id)).status, 'waiting');
+  });
+
   test('a late ping expires the heartbeat: one alert pages its target, once; the next ping resolves it', async () => {
     const user = await w.userWithEmail();
     const hb = await create(heartbeat(user));
