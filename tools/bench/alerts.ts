@@ -65,6 +65,11 @@ const MAX_EVENT_LAG_P99_MS = 1000;
 /** Issue 16: `POST /v2/enqueue` back to back / the signed generic webhook back to back. */
 const MIN_ENQUEUE_RATIO = 0.9;
 const ENQUEUE_MEASURE = 'alerts POST /v2/enqueue back to back / signed generic webhook back to back';
+/** Issue 16: ingestion through a source with 5 routes of 20 rules each / through a source with none. */
+const MIN_ROUTED_RATIO = 0.8;
+const ROUTED_MEASURE = 'alerts generic webhook back to back: source with 5 routes of 20 rules / source with none';
+const BENCH_ROUTES = 5;
+const RULES_PER_ROUTE = 20;
 
 /** A recorded Grafana notification (the ingestion unit tests' fixture): the body every webhook varies. */
 const GRAFANA_FIXTURE = join(__dirname, '..', '..', 'libs', 'alerting', 'src', 'ingestion', 'fixtures', 'grafana-webhook.json');
@@ -109,6 +114,8 @@ export interface AlertBench {
   eventLag: EventLag;
   /** PagerDuty Events v2 triggers to `/v2/enqueue`, back to back, right after the webhook's. */
   enqueue: OpenLoadResult;
+  /** The webhook back to back to a source without routes, then to one with 5 routes of 20 rules. */
+  routing: { none: OpenLoadResult; routed: OpenLoadResult };
 }
 
 /** The alert name (and so the deduplication key) of request n: a repeat of n - 1 every DUPLICATE_EVERY-th. */
@@ -187,6 +194,48 @@ async function enqueueBackToBack(ds: DataSource, url: string, token: string, tag
   const capacity = await closedLoad({ label, url, path: '/v2/enqueue', maxPerSec: rawPerSec * 2, request: (n) => enqueueRequest(routingKey, alertName(`P${tag}`, n), n) });
   await drain(ds, label);
   return capacity;
+}
+
+/**
+ * 5 routes of 20 rules for a source, each rule a group of two payload conditions the bench's alerts
+ * never meet, and no fallback: every alert is evaluated against all 100 rules (the most work a
+ * route set of this size costs) and routed nowhere, so after routing both sources' alerts do the
+ * same work (no paging).
+ */
+function benchRoutes(sourceId: string, serviceId: string): Record<string, unknown>[] {
+  return Array.from({ length: BENCH_ROUTES }, (_, r) => ({
+    name: `Bench route ${r}`,
+    alerts_source_ids: [sourceId],
+    rules: Array.from({ length: RULES_PER_ROUTE }, (_, i) => ({
+      name: `Rule ${r}.${i}`,
+      position: i,
+      destinations: [{ target_id: serviceId }],
+      condition_groups: [
+        {
+          conditions: [
+            { property_field_type: 'payload', property_field_name: '$.alerts[0].labels.team', property_field_condition_type: 'is_one_of', property_field_values: [`team-${r}-${i}`, `squad-${r}-${i}`] },
+            { property_field_type: 'attribute', property_field_name: 'summary', property_field_condition_type: 'contains', property_field_value: `route-${r}-rule-${i}` },
+          ],
+        },
+      ],
+    })),
+  }));
+}
+
+/** The signed webhook back to back to a source without routes, then to one with 5 routes of 20 rules (issue 16). */
+async function routedBackToBack(ds: DataSource, url: string, token: string, tag: string, rawPerSec: number): Promise<AlertBench['routing']> {
+  const fixture = grafanaFixture();
+  const [plain, routed] = [await createSource(url, token), await createSource(url, token)];
+  const service = await createResource(url, token, 'services', { name: `Bench routed ${tag}` });
+  for (const route of benchRoutes(routed.id, service.id)) await createResource(url, token, 'alert_routes', route);
+  progress(`alerts: ${BENCH_ROUTES} routes of ${RULES_PER_ROUTE} rules on source ${routed.id}`);
+  const load = async (label: string, source: { path: string; secret: string }, prefix: string) => {
+    const result = await closedLoad({ label, url, path: source.path, maxPerSec: rawPerSec * 2, request: (n) => grafanaRequest(fixture, source.path, source.secret, alertName(prefix, n), n) });
+    await drain(ds, label);
+    return result;
+  };
+  const none = await load('alerts: generic webhook to a source with no routes, back to back', plain, `N${tag}`);
+  return { none, routed: await load(`alerts: generic webhook to a source with ${BENCH_ROUTES} routes of ${RULES_PER_ROUTE} rules, back to back`, routed, `R${tag}`) };
 }
 
 /** The Grafana generic webhook source, created over HTTP: its id, signing secret and webhook path. */
@@ -303,13 +352,14 @@ export async function benchAlerts(ds: DataSource, bus: EventBus, url: string, or
     eventLagProbe(ds, bus),
   );
   const enqueue = await enqueueBackToBack(ds, url, token, tag, raw.opsPerSec);
+  const routing = await routedBackToBack(ds, url, token, tag, raw.opsPerSec);
   const api = await measureRoute(
     ds,
     { label: 'alerts: POST /v1/alerts (API key)', url, path: '/v1/alerts', request: (n) => apiRequest(token, alertName(`A${tag}`, n), n) },
     count('alert_source_id IS NULL', []),
     raw.opsPerSec,
   );
-  return { offeredPerSec: ALERT_RATE, raw, webhook, api, eventLag: eventLag!, enqueue };
+  return { offeredPerSec: ALERT_RATE, raw, webhook, api, eventLag: eventLag!, enqueue, routing };
 }
 
 /** Prints section 7 and returns its summary rows. */
@@ -321,7 +371,7 @@ export function reportAlerts(b: AlertBench): SummaryRow[] {
     [capacity.label, `${capacity.connections} conn.`, capacity.okPerSec, capacity.non2xx, capacity.errors + capacity.timeouts, capacity.latencyMs.p50, capacity.latencyMs.p90, capacity.latencyMs.p99, capacity.latencyMs.max, '', '', ''],
   ]);
   const e = b.enqueue;
-  rows.push([e.label, `${e.connections} conn.`, e.okPerSec, e.non2xx, e.errors + e.timeouts, e.latencyMs.p50, e.latencyMs.p90, e.latencyMs.p99, e.latencyMs.max, '', '', '']);
+  for (const c of [e, b.routing.none, b.routing.routed]) rows.push([c.label, `${c.connections} conn.`, c.okPerSec, c.non2xx, c.errors + c.timeouts, c.latencyMs.p50, c.latencyMs.p90, c.latencyMs.p99, c.latencyMs.max, '', '', '']);
   const headers = ['load', 'offered', 'accepted/s', 'non-2xx', 'err+timeout', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'created / new keys', 'drain s', 'sender lag ms'];
   for (const l of table(headers, rows)) out(l);
   out(
@@ -343,6 +393,8 @@ export function reportAlerts(b: AlertBench): SummaryRow[] {
     summary.push(ratioRow(measure.raw, `${capacity.okPerSec} alerts/s`, `${b.raw.opsPerSec} alerts/s`, ratio(capacity.okPerSec, b.raw.opsPerSec), '>=', TARGETS[route].minRawRatio));
   }
   summary.push(ratioRow(ENQUEUE_MEASURE, `${e.okPerSec} alerts/s`, `${b.webhook.capacity.okPerSec} alerts/s`, ratio(e.okPerSec, b.webhook.capacity.okPerSec), '>=', MIN_ENQUEUE_RATIO));
+  const { none, routed } = b.routing;
+  summary.push(ratioRow(ROUTED_MEASURE, `${routed.okPerSec} alerts/s`, `${none.okPerSec} alerts/s`, ratio(routed.okPerSec, none.okPerSec), '>=', MIN_ROUTED_RATIO));
   summary.push(...eventLagRows(lag));
   return summary;
 }
@@ -361,6 +413,7 @@ export function alertsNotRunRows(): SummaryRow[] {
     notRunRow(routeMeasures('webhook').raw, `>= ${TARGETS.webhook.minRawRatio}`),
     notRunRow(routeMeasures('webhook').p99, `< ${TARGETS.webhook.maxP99Ms} ms`),
     notRunRow(ENQUEUE_MEASURE, `>= ${MIN_ENQUEUE_RATIO}`),
+    notRunRow(ROUTED_MEASURE, `>= ${MIN_ROUTED_RATIO}`),
     ...eventLagRows(null),
   ];
 }
