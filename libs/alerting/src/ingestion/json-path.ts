@@ -81,9 +81,23 @@ export function parseJsonPath(path: string): JsonPathStep[] {
   return steps;
 }
 
+/** Parsed paths: a source's mappings and routes name the same few paths for every alert. */
+const parsed = new Map<string, readonly JsonPathStep[]>();
+
+function stepsOf(path: string): readonly JsonPathStep[] {
+  let steps = parsed.get(path);
+  if (!steps) {
+    steps = parseJsonPath(path);
+    // Bounded: paths come from configuration, but a client could send many different ones.
+    if (parsed.size >= 10_000) parsed.clear();
+    parsed.set(path, steps);
+  }
+  return steps;
+}
+
 /** The value at `path` in `payload`, or undefined when a step finds nothing. */
-export function evaluateJsonPath(payload: unknown, path: string | JsonPathStep[]): unknown {
-  const steps = typeof path === 'string' ? parseJsonPath(path) : path;
+export function evaluateJsonPath(payload: unknown, path: string | readonly JsonPathStep[]): unknown {
+  const steps = typeof path === 'string' ? stepsOf(path) : path;
   let current: unknown = payload;
   for (const step of steps) {
     if (typeof step === 'number') {
