@@ -101,6 +101,20 @@ describe('PagerDuty Events API v2', () => {
     expect(actions).toEqual(expect.arrayContaining(['created', 'acknowledged', 'resolved']));
   });
 
+  test("a trigger is routed like the source's webhook alerts: its routes' destinations page", async () => {
+    const team = await api.request('POST', '/v1/teams', { token: org.token, body: { data: { type: 'groups', attributes: { name: `Payments ${randomUUID().slice(0, 6)}` } } } });
+    assert.equal(team.status, 201, JSON.stringify(team.body));
+    const source = await newAlertSource(api, org.token, { source_type: 'generic_webhook' });
+    const route = { name: 'Critical', alerts_source_ids: [source.id], rules: [{ name: 'Critical', destinations: [{ target_id: team.body.data.id }], condition_groups: [{ conditions: [{ property_field_name: '$.payload.severity', property_field_value: 'critical' }] }] }] };
+    const made = await api.request('POST', '/v1/alert_routes', { token: org.token, body: { data: { type: 'alert_routes', attributes: route } } });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    await trigger(source, { dedup_key: 'routed' }, { severity: 'critical' });
+    await trigger(source, { dedup_key: 'unrouted' }, { severity: 'info' });
+    const byKey = Object.fromEntries((await alertsOf(source)).map((a) => [a.attributes.deduplication_key, a.attributes]));
+    expect(byKey.routed).toMatchObject({ status: 'triggered', notification_targets: [{ type: 'Group', id: team.body.data.id }] });
+    expect(byKey.unrouted).toMatchObject({ status: 'open' });
+  });
+
   test('acknowledge or resolve of no open alert, or a move that does not apply, is a 202 that changes nothing', async () => {
     const source = await newAlertSource(api, org.token, { source_type: 'generic_webhook' });
     const before = await count();

@@ -1,4 +1,5 @@
 import type { ResourceObject } from '@taproot/json-api';
+import type { AlertDraft } from '../../ingestion';
 import type { Receipt } from '../alert-receipts';
 
 /** The request as the api's body parsers leave it: the exact bytes received are kept for the HMAC. */
@@ -24,6 +25,8 @@ export class IngestAlertsCommand {
     readonly request: InboundRequest,
     /** `?secret=`, for senders that cannot sign. */
     readonly secret: unknown,
+    /** Drafts another front door already mapped (`POST /v2/enqueue`): no body is mapped, nor needs signing. */
+    readonly drafts?: AlertDraft[],
   ) {}
 }
 

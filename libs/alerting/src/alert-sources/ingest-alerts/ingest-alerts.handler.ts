@@ -115,8 +115,8 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
   }
 
   async execute(c: IngestAlertsCommand): Promise<IngestedAlerts> {
-    const source = await this.authenticate(c.sourceId, c.secret, c.request);
-    const items = mapped(() => (c.route === 'alerts' ? monitoringItems(source, c.request) : emailItems(source, c.request)));
+    const source = await this.authenticate(c.sourceId, c.secret, c.request, c.drafts !== undefined);
+    const items = mapped(() => c.drafts?.map((draft) => ({ draft })) ?? (c.route === 'alerts' ? monitoringItems(source, c.request) : emailItems(source, c.request)));
     // Rules stored before they were validated fail here, before anything is stored.
     const planned = mapped(() => items.map((item): Planned => ('draft' in item ? plan(source, item.draft) : item)));
     // Spec, Limits: 50 alerts a minute per alert source; a request over it stores nothing.
@@ -140,13 +140,14 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     return { data: await asSeenBy(source.organization_id, null, data, this.incidents), meta: { receipts } };
   }
 
-  private async authenticate(id: string, secret: unknown, request: InboundRequest): Promise<SourceRow> {
+  private async authenticate(id: string, secret: unknown, request: InboundRequest, premapped: boolean): Promise<SourceRow> {
     const rejected = unauthorized('Unknown alert source or invalid credentials: sign the raw body (X-Taproot-Signature) or pass ?secret=');
     if (!UUID.test(id)) throw rejected;
     const source = await this.source(id.toLowerCase());
     if (!source) throw rejected;
     const header = request.headers[SIGNATURE_HEADER];
-    const signed = header !== undefined || source.source_type === 'generic_webhook';
+    // Drafts mapped by another front door (PagerDuty's routing key is the secret) carry no body to sign.
+    const signed = header !== undefined || (source.source_type === 'generic_webhook' && !premapped);
     if (signed) {
       if (verifySignature(request.rawBody ?? '', source.secret, header) !== 'ok') throw rejected;
     } else if (typeof secret !== 'string' || !sameSecret(secret, source.secret)) {
