@@ -1,5 +1,6 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
+import { AlertRouteRuleUpdater } from '@taproot/alerting';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
 import { created, pointers, unique } from './support/json-api';
 
@@ -10,7 +11,8 @@ let api: TestApi;
 let org: TestOrganization;
 let other: TestOrganization;
 before(async () => {
-  api = await startTestApi();
+  // Deferred rule updates are saved when a test says so (AlertRouteRuleUpdater.tick).
+  api = await startTestApi({ env: { PAGING_POLL_MS: '0' } });
   org = await api.newOrganization();
   other = await api.newOrganization();
 });
@@ -171,5 +173,78 @@ describe('alert routing rules over HTTP', () => {
     const theirRule = await make('alert_routing_rules', { name: 'Theirs', alerts_source_id: theirSource, destination: { target_id: theirService } }, other.token);
     assert.equal((await send('GET', `/v1/alert_routing_rules/${theirRule}`)).status, 404);
     assert.equal((await send('PUT', `/v1/alert_routing_rules/${theirRule}`, doc('alert_routing_rules', { enabled: false }))).status, 404);
+  });
+});
+
+/** Large rule graphs and the organization's alert routing settings (docs/alert-routing.md). */
+describe('alert route rule updates after the answer, and the advanced routing setting', () => {
+  const settings = (attributes: Record<string, unknown>, token = org.token) => send('PATCH', '/v1/alert_routing_settings', doc('alert_routing_settings', attributes), token);
+  const update = (id: string, rules: unknown[], requestId: string) => api.request('PUT', `/v1/alert_routes/${id}`, { token: org.token, body: doc('alert_routes', { rules }), headers: { 'x-request-id': requestId } });
+  const status = async (id: string, requestId: string) => (await send('GET', `/v1/alert_routes/${id}/rule_updates/${requestId}`)).body.data?.attributes as { status: string; errors: { source?: { pointer?: string } }[] } | undefined;
+  const rule = (name: string, target: string, conditions = 1) => ({
+    name,
+    destinations: [{ target_id: target }],
+    condition_groups: [{ conditions: Array.from({ length: conditions }, (_, i) => ({ property_field_name: '$.team', property_field_value: `${name}-${i}` })) }],
+  });
+  const newRoute = async (target: string) => make('alert_routes', { name: unique('Route'), alerts_source_ids: [await make('alert_sources', { name: unique('Source'), source_type: 'generic_webhook' })], rules: [rule('first', target)] });
+  const rulesOf = async (id: string) => ((await send('GET', `/v1/alert_routes/${id}`)).body.data.attributes.rules as { name: string }[]).map((r) => r.name);
+
+  test('a small update is saved in the request; a graph over 500 nodes after it, under the request id: pending, then completed', async () => {
+    const target = await make('services', { name: unique('Checkout') });
+    const id = await newRoute(target);
+    const small = await update(id, [rule('second', target)], 'small-1');
+    assert.equal(small.status, 200, JSON.stringify(small.body));
+    assert.deepEqual(small.body.data.attributes.rules.map((r: { name: string }) => r.name), ['second']);
+    assert.equal(await status(id, 'small-1'), undefined, 'nothing deferred');
+
+    // 60 rules of a group of 6 conditions and a destination: 60 * 9 = 540 nodes (the 4 on the route counted too).
+    const large = Array.from({ length: 60 }, (_, i) => rule(`r${i}`, target, 6));
+    const res = await update(id, large, 'large-1');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.headers.get('x-request-id'), 'large-1');
+    assert.deepEqual(res.body.data.attributes.rules.map((r: { name: string }) => r.name), ['second'], 'the answer shows the rules as they were');
+    assert.equal((await status(id, 'large-1'))?.status, 'pending');
+    await api.app.get(AlertRouteRuleUpdater).tick();
+    assert.equal((await status(id, 'large-1'))?.status, 'completed');
+    assert.equal((await rulesOf(id)).length, 60);
+    assert.equal((await send('GET', `/v1/alert_routes/${id}/rule_updates/large-1`, undefined, other.token)).status, 404, "another organization's caller sees no such update");
+  });
+
+  test('with asynchronous rule updates set, every update is deferred; one whose records went away meanwhile fails naming them', async () => {
+    const target = await make('services', { name: unique('Checkout') });
+    const doomed = await make('services', { name: unique('Doomed') });
+    const id = await newRoute(target);
+    assert.equal((await settings({ asynchronous_rule_updates: true })).status, 200);
+    try {
+      assert.equal((await update(id, [rule('later', doomed)], 'async-1')).status, 200);
+      assert.equal((await status(id, 'async-1'))?.status, 'pending');
+      assert.equal((await send('DELETE', `/v1/services/${doomed}`)).status, 200);
+      await api.app.get(AlertRouteRuleUpdater).tick();
+      const failed = await status(id, 'async-1');
+      assert.equal(failed?.status, 'failed');
+      assert.deepEqual(failed?.errors.map((e) => e.source?.pointer), ['/data/attributes/rules/0/destinations/0/target_id']);
+      assert.deepEqual(await rulesOf(id), ['first'], 'the route kept its rules');
+    } finally {
+      await settings({ asynchronous_rule_updates: false });
+    }
+  });
+
+  test('without the advanced routing feature the route list and route updates answer 403; the settings refuse what they do not know', async () => {
+    const id = await newRoute(await make('services', { name: unique('Checkout') }));
+    assert.deepEqual((await send('GET', '/v1/alert_routing_settings')).body.data.attributes, { advanced_alert_routing: true, asynchronous_rule_updates: false });
+    assert.equal((await settings({ advanced_alert_routing: false })).status, 200);
+    try {
+      const list = await send('GET', '/v1/alert_routes');
+      assert.equal(list.status, 403);
+      assert.equal(list.body.errors[0].code, 'ADVANCED_ALERT_ROUTING_DISABLED');
+      assert.equal((await send('PATCH', `/v1/alert_routes/${id}`, doc('alert_routes', { enabled: false }))).status, 403);
+      assert.equal((await send('GET', '/v1/alert_routes', undefined, other.token)).status, 200, "another organization's setting is its own");
+    } finally {
+      await settings({ advanced_alert_routing: true });
+    }
+    assert.equal((await send('GET', '/v1/alert_routes')).status, 200);
+    const bad = await settings({ advanced_alert_routing: 'yes', colour: true });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(pointers(bad).sort(), ['/data/attributes/advanced_alert_routing', '/data/attributes/colour']);
   });
 });

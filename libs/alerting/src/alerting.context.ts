@@ -9,6 +9,7 @@ import { registerAlertingEventContracts } from './event-contracts';
 import { ALERTING_MIGRATIONS } from './migrations';
 import { ALERTING_ERRORS } from './errors';
 import { PAGING_OPENAPI } from './paging/paging.openapi';
+import { ALERT_ROUTING_OPENAPI } from './alert-routes/alert-routing.openapi';
 import { HEARTBEATS_OPENAPI, withHeartbeatEmails } from './heartbeats/heartbeats.openapi';
 
 // Every new organization has the built-in alert fields from the start (docs/alert-fields.md).
@@ -19,7 +20,7 @@ export const ALERTING_CONTEXT: ContextDescriptor = {
   module: AlertingModule,
   migrations: ALERTING_MIGRATIONS,
   resources: ALERTING_RESOURCES.map((d) => d.schema),
-  openapi: { schemas: { ...ALERTS_OPENAPI.schemas, ...PAGING_OPENAPI.schemas }, paths: { ...ALERTS_OPENAPI.paths, ...PAGING_OPENAPI.paths, ...HEARTBEATS_OPENAPI.paths, ...PAGERDUTY_EVENTS_OPENAPI.paths } },
+  openapi: { schemas: { ...ALERTS_OPENAPI.schemas, ...PAGING_OPENAPI.schemas, ...ALERT_ROUTING_OPENAPI.schemas }, paths: { ...ALERTS_OPENAPI.paths, ...PAGING_OPENAPI.paths, ...HEARTBEATS_OPENAPI.paths, ...PAGERDUTY_EVENTS_OPENAPI.paths, ...ALERT_ROUTING_OPENAPI.paths } },
   errors: ALERTING_ERRORS,
   inbound: withHeartbeatEmails(INBOUND_MEDIA_TYPES),
   registerEventContracts: registerAlertingEventContracts,

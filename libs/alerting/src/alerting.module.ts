@@ -11,6 +11,8 @@ import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/ale
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
 import { alertRouteDefinition } from './alert-routes/alert-route.schema';
 import { alertRoutingRuleDefinition } from './alert-routes/alert-routing-rule.schema';
+import { AlertRouteRuleUpdater, AlertRouteRuleUpdatesController } from './alert-routes/rule-updates';
+import { AlertRoutingSettingsController, UpdateAlertRoutingSettingsHandler } from './alert-routes/routing-settings.controller';
 import { alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
 import { ALERT_COMMAND_HANDLERS } from './alerts/commands';
 import { alertEventDefinition } from './alerts/alert-event.schema';
@@ -31,7 +33,7 @@ export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition,
 /** The alerting bounded context: alert urgencies and fields, alert sources, alerts, their events, and paging. */
 @Module({
   // The alert controller goes first: its routes (`/v1/alerts/...`) are its own.
-  controllers: [AlertsController, AlertAcknowledgementsController, PagesController, AlertIngestionController, AlertReceiptsController, HeartbeatPingController, HeartbeatPublicPingController, PagerDutyEventsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
+  controllers: [AlertsController, AlertRoutingSettingsController, AlertRouteRuleUpdatesController, AlertAcknowledgementsController, PagesController, AlertIngestionController, AlertReceiptsController, HeartbeatPingController, HeartbeatPublicPingController, PagerDutyEventsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
   providers: [
     ...ALERT_COMMAND_HANDLERS,
     IngestAlertsHandler,
@@ -40,6 +42,9 @@ export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition,
     // Paging: the channels this process delivers through, and the engine that fires steps and sends.
     { provide: NOTIFICATION_CHANNELS, useFactory: (config: TaprootConfig) => notificationChannelsOf(config), inject: [TAPROOT_CONFIG] },
     PagingEngine,
+    // Alert routes: the settings' command, and the saving of deferred rule updates.
+    UpdateAlertRoutingSettingsHandler,
+    AlertRouteRuleUpdater,
     PingHeartbeatHandler,
     HeartbeatMonitor,
   ],

@@ -15,5 +15,6 @@ export { signBody, SIGNATURE_HEADER } from './ingestion';
 export { existingAlertIds, alertSummaries, linkAlertsToIncident, type IncidentLink } from './incident-links/alert-incident-links';
 export { ALERT_INCIDENTS, asSeenBy, withAlertIncludes, type AlertIncidents } from './alerts/alert-includes';
 export { PagingEngine, NOTIFICATION_CHANNELS, type NotificationChannels } from './paging/paging-engine';
+export { AlertRouteRuleUpdater } from './alert-routes/rule-updates';
 export { HeartbeatMonitor } from './heartbeats/heartbeat-monitor';
 export { ALERT_INCIDENT_RESOLVER, type AlertIncidentResolver } from './alerts/alert-incident-resolver';

@@ -3,7 +3,9 @@ import { defineResource, existingIds, JsonApiError } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
 import { AlertingErrorCode } from '../errors';
 import { ROUTE_CONDITION_TYPES, ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES } from './route-alert';
-import { checkRuleReferences, normalizeRules, type InvalidAttribute } from './route-rules';
+import { checkRuleReferences, normalizeRules, ruleGraphSize, type InvalidAttribute } from './route-rules';
+import { ASYNC_RULE_GRAPH_SIZE, deferRuleUpdate, isRuleUpdater, requireAdvancedRouting, routingSettingsOf } from './routing-settings';
+import type { RouteRule } from './route-alert';
 
 const str = (description: string) => ({ type: 'string' as const, description });
 const strings = (description: string) => ({ type: 'array' as const, nullable: true, items: { type: 'string' as const }, description });
@@ -107,6 +109,23 @@ export const alertRouteDefinition: ResourceDefinition = {
   permission: { family: 'alert_routing_rules' },
   rules: {
     beforeCreate: (input, ctx) => checked(ctx, input),
-    beforeUpdate: (_current, input, ctx) => checked(ctx, input),
+    beforeList: (organizationId, db) => requireAdvancedRouting(db, organizationId),
+    /**
+     * An update needs the advanced alert routing feature. Its rules are checked now (a 422 names
+     * every problem) and saved now, or after the answer when the organization asks for it or the
+     * graph is large (docs/alert-routing.md): then the answer shows the rules as they were.
+     */
+    async beforeUpdate(current, input, ctx) {
+      if (isRuleUpdater(ctx.actor)) return checked(ctx, input);
+      const settings = await routingSettingsOf(ctx.manager, ctx.organizationId);
+      await requireAdvancedRouting(ctx.manager, ctx.organizationId, settings);
+      const attributes = await checked(ctx, input);
+      const size = ruleGraphSize((current.rules ?? []) as RouteRule[]) + ruleGraphSize((attributes.rules ?? []) as RouteRule[]);
+      if ('rules' in attributes && (settings.asynchronous_rule_updates || size > ASYNC_RULE_GRAPH_SIZE)) {
+        await deferRuleUpdate(ctx, String(current.id), attributes.rules);
+        delete attributes.rules;
+      }
+      return attributes;
+    },
   },
 };

@@ -13,5 +13,6 @@ import { CreateHeartbeats1732300002910 } from './1732300002910-create-heartbeats
 import { AlertFieldValues1732300002920 } from './1732300002920-alert-field-values';
 import { CreateAlertRoutes1732300002940 } from './1732300002940-create-alert-routes';
 import { CreateAlertRoutingRules1732300002945 } from './1732300002945-create-alert-routing-rules';
+import { AlertRoutingSettings1732300002948 } from './1732300002948-alert-routing-settings';
 
-export const ALERTING_MIGRATIONS = [CreateAlertUrgenciesAndFields1732300002000, CreateAlerts1732300002100, CreateAlertSources1732300002200, AddAlertSourceIds1732300002300, CreateAlertReceipts1732300002400, AlertListFilters1732300002500, AddAlertIncidentIds1732300002600, AlertEventSourceAndUser1732300002700, AlertShortIdLookup1732300002800, CreateAlertPaging1732300002900, CreateHeartbeats1732300002910, AlertFieldValues1732300002920, AlertSourceRoutingKeys1732300002930, CreateAlertRoutes1732300002940, CreateAlertRoutingRules1732300002945];
+export const ALERTING_MIGRATIONS = [CreateAlertUrgenciesAndFields1732300002000, CreateAlerts1732300002100, CreateAlertSources1732300002200, AddAlertSourceIds1732300002300, CreateAlertReceipts1732300002400, AlertListFilters1732300002500, AddAlertIncidentIds1732300002600, AlertEventSourceAndUser1732300002700, AlertShortIdLookup1732300002800, CreateAlertPaging1732300002900, CreateHeartbeats1732300002910, AlertFieldValues1732300002920, AlertSourceRoutingKeys1732300002930, CreateAlertRoutes1732300002940, CreateAlertRoutingRules1732300002945, AlertRoutingSettings1732300002948];

@@ -102,6 +102,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     @requiresRead
     async list(@CurrentCaller() principal: Caller, @Param() params: Record<string, string>, @Query() query: FlatQuery) {
       serves('list');
+      await definition.rules?.beforeList?.(principal.organizationId, this.dataSource);
       const parentId = await this.parentOf(principal, params);
       const scope = parentId === undefined && access?.listScope ? access.listScope(principal) : [];
       return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, query, parentId, scope));

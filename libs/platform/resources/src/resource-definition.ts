@@ -79,6 +79,8 @@ export interface ResourceDefinition {
     beforeCreate?(attributes: Row, ctx: WriteContext): Promise<Row> | Row;
     beforeUpdate?(current: Row, changes: Row, ctx: WriteContext): Promise<Row> | Row;
     beforeDelete?(current: Row, ctx: WriteContext): Promise<void> | void;
+    /** Runs before a list is read (a feature the organization must have); throw a JsonApiError to refuse. */
+    beforeList?(organizationId: string, db: Queryable): Promise<void>;
     /**
      * Events that follow a create (`previous` null) or an update, after its lifecycle event and in
      * its transaction (an e-mail address created or changed asks for its verification).
