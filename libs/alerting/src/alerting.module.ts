@@ -10,6 +10,7 @@ import { PagerDutyEventsController } from './alert-sources/pagerduty-events.cont
 import { alertSourceDefinition, alertSourceEndpoints } from './alert-sources/alert-source.schema';
 import { alertFieldDefinition } from './alert-fields/alert-field.schema';
 import { alertRouteDefinition } from './alert-routes/alert-route.schema';
+import { alertGroupDefinition } from './alert-groups/alert-group.schema';
 import { alertRoutingRuleDefinition } from './alert-routes/alert-routing-rule.schema';
 import { AlertRouteRuleUpdater, AlertRouteRuleUpdatesController } from './alert-routes/rule-updates';
 import { AlertRoutingSettingsController, UpdateAlertRoutingSettingsHandler } from './alert-routes/routing-settings.controller';
@@ -28,7 +29,7 @@ import { HeartbeatMonitor } from './heartbeats/heartbeat-monitor';
 import { HeartbeatPingController, HeartbeatPublicPingController } from './heartbeats/heartbeats.controller';
 import { PingHeartbeatHandler } from './heartbeats/ping-heartbeat/ping-heartbeat.handler';
 
-export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition, alertRouteDefinition, alertRoutingRuleDefinition];
+export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition, alertRouteDefinition, alertRoutingRuleDefinition, alertGroupDefinition];
 
 /** The alerting bounded context: alert urgencies and fields, alert sources, alerts, their events, and paging. */
 @Module({

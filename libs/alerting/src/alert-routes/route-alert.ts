@@ -55,7 +55,8 @@ export interface RoutedAlert {
 
 const flat = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
 
-function valuesOf(condition: RouteCondition, alert: RoutedAlert): unknown[] {
+/** The alert's values at a condition's property (an attribute, a payload path or an alert field); alert groups key on them too. */
+export function conditionValues(condition: Pick<RouteCondition, 'property_field_type' | 'property_field_name' | 'conditionable_id'>, alert: RoutedAlert): unknown[] {
   const name = condition.property_field_name ?? '';
   switch (condition.property_field_type) {
     case 'attribute':
@@ -104,7 +105,7 @@ export function conditionHolds(condition: RouteCondition, alert: RoutedAlert): b
   if (urgencies.length && (alert.urgencyId === null || !urgencies.includes(alert.urgencyId))) return false;
   // A condition on urgency alone has no field to compare.
   if (urgencies.length && !condition.property_field_name && condition.property_field_type !== 'alert_field') return true;
-  const values = valuesOf(condition, alert);
+  const values = conditionValues(condition, alert);
   const type = condition.property_field_condition_type;
   if (type === 'is_empty') return values.every((v) => asText(v) === null || asText(v) === '');
   const operands = [condition.property_field_value, ...(condition.property_field_values ?? [])].filter((o): o is string => typeof o === 'string');

@@ -29,15 +29,18 @@ export function ruleGraphSize(rules: readonly RouteRule[]): number {
   return rules.reduce((n, rule) => n + 1 + rule.destinations.length + rule.condition_groups.reduce((m, group) => m + 1 + group.conditions.length, 0), 0);
 }
 
-/** A condition as stored: its field type and operator decided (the spec makes both output-only; a value sent is honoured). */
-export function normalizeCondition(raw: Row, at: string, problems: InvalidAttribute[]): RouteCondition {
+/**
+ * A condition as stored: its field type and operator decided (the spec makes both output-only; a
+ * value sent is honoured). `operators`: those the resource takes (alert groups add `matches_existing_alert`).
+ */
+export function normalizeCondition(raw: Row, at: string, problems: InvalidAttribute[], operators: readonly string[] = ROUTE_CONDITION_TYPES): RouteCondition {
   const conditionableId = raw.conditionable_id;
   const sentType = raw.property_field_type;
   const name = raw.property_field_name;
   const fieldType = sentType ?? (conditionableId != null ? 'alert_field' : isText(name) && name.startsWith('$') ? 'payload' : 'attribute');
   if (!(ROUTE_FIELD_TYPES as readonly unknown[]).includes(fieldType)) problems.push(problem(`${at}/property_field_type`, `must be one of ${ROUTE_FIELD_TYPES.join(', ')}`));
   const conditionType = raw.property_field_condition_type ?? 'is_one_of';
-  if (!(ROUTE_CONDITION_TYPES as readonly unknown[]).includes(conditionType)) problems.push(problem(`${at}/property_field_condition_type`, `must be one of ${ROUTE_CONDITION_TYPES.join(', ')}`));
+  if (!(operators as readonly unknown[]).includes(conditionType)) problems.push(problem(`${at}/property_field_condition_type`, `must be one of ${operators.join(', ')}`));
   const urgencies = raw.alert_urgency_ids ?? [];
   if (!Array.isArray(urgencies) || !urgencies.every(isText)) problems.push(problem(`${at}/alert_urgency_ids`, 'must be an array of alert urgency ids'));
   const values = raw.property_field_values ?? [];

@@ -3,7 +3,7 @@ import type { Row } from '@taproot/resources';
 import type { AlertDraft } from '../ingestion/alert-draft';
 import { draftFieldValue, type BuiltInFields } from '../ingestion/alert-fields';
 import { routeOfRoutingRules } from './alert-routing-rule.schema';
-import { routeAlert, type AlertRoute } from './route-alert';
+import { routeAlert, type AlertRoute, type RoutedAlert } from './route-alert';
 
 /** What ingestion routes by: the source's enabled routes, and its enabled routing rules as one more route. */
 export async function sourceRoutes(db: Queryable, organizationId: string, sourceId: string): Promise<AlertRoute[]> {
@@ -18,14 +18,9 @@ export async function sourceRoutes(db: Queryable, organizationId: string, source
   return rules.length ? [...routes, routeOfRoutingRules(sourceId, rules)] : routes;
 }
 
-/**
- * The notification targets of an ingested alert: the one its payload or source names (kept first),
- * then every destination the routes send it to, each once (docs/alert-routing.md).
- */
-export function routedTargets(routes: readonly AlertRoute[], source: { id: string; source_type: string }, builtIns: BuiltInFields, draft: AlertDraft, urgencyId: string | null): { type: string; id: string }[] {
-  const named = draft.notification_target_type && draft.notification_target_id ? [{ type: draft.notification_target_type, id: draft.notification_target_id.toLowerCase() }] : [];
-  if (routes.length === 0) return named;
-  const destinations = routeAlert(routes, {
+/** What routing (and grouping) reads of a draft being ingested. */
+export function routedAlertOf(source: { id: string; source_type: string }, builtIns: BuiltInFields, draft: AlertDraft, urgencyId: string | null): RoutedAlert {
+  return {
     alertSourceId: source.id,
     attributes: { ...draft, source: source.source_type },
     urgencyId,
@@ -34,7 +29,17 @@ export function routedTargets(routes: readonly AlertRoute[], source: { id: strin
       const value = draftFieldValue(draft, builtIns, fieldId);
       return value === undefined || value === null ? [] : [value];
     },
-  });
+  };
+}
+
+/**
+ * The notification targets of an ingested alert: the one its payload or source names (kept first),
+ * then every destination the routes send it to, each once (docs/alert-routing.md).
+ */
+export function routedTargets(routes: readonly AlertRoute[], source: { id: string; source_type: string }, builtIns: BuiltInFields, draft: AlertDraft, urgencyId: string | null): { type: string; id: string }[] {
+  const named = draft.notification_target_type && draft.notification_target_id ? [{ type: draft.notification_target_type, id: draft.notification_target_id.toLowerCase() }] : [];
+  if (routes.length === 0) return named;
+  const destinations = routeAlert(routes, routedAlertOf(source, builtIns, draft, urgencyId));
   const targets = new Map(named.map((t) => [`${t.type}:${t.id}`, t]));
   for (const d of destinations) targets.set(`${d.target_type}:${d.target_id}`, { type: d.target_type, id: d.target_id });
   return [...targets.values()];

@@ -10,6 +10,7 @@ import { ALERT_STAMPS, transition, type AlertMove, type AlertOperation, type Ale
 import { AlertingError, REFUSAL_CODES, AlertingErrorCode } from '../errors';
 import { checkPagingOrder, escalatePaging, pagingTimer, reassignPaging, startPaging, stopPaging, type PagingOrder } from '../paging/paging-schedule';
 import { alertTargetsOf, reassignment } from '../paging/paging-targets';
+import { unresolvedFollowers } from '../alert-groups/alert-grouping';
 
 /** Who acts on alerts: every alert command carries it. */
 export interface AlertAccess {
@@ -253,6 +254,10 @@ export async function changeAlert(writer: ResourceWriter, ctx: WriteContext, kee
     await recordAlertEvent(ctx, access, alert.id, 'status_update', actionOf(move!, t.status), details, keep);
   }
   await repage(ctx, current, { ...current, ...changes }, moved ? t : null, change.kind === 'operation' ? change.order : undefined);
+  // Resolving a group's leader resolves the group (docs/alert-groups.md).
+  if (moved && t.status === 'resolved' && current.is_group_leader_alert === true) {
+    for (const follower of await unresolvedFollowers(ctx.manager, ctx.organizationId, String(current.id))) await changeAlert(writer, ctx, keep, access, follower, { kind: 'update', attributes: { status: 'resolved' } });
+  }
   const others = Object.keys(changes).filter((n) => !['status', 'started_at', 'ended_at', 'snoozed_until'].includes(n));
   if (others.length) await recordAlertEvent(ctx, access, alert.id, 'informational', 'updated', `Alert updated: ${others.join(', ')}`, keep);
   return alert;

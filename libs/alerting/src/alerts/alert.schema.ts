@@ -69,6 +69,10 @@ export const alertSchema = defineResource({
       filter: ['eq', 'in'],
       description: 'IDs of the incidents the alert is attached to (POST /v1/incidents/{id}/alerts)',
     },
+    // Alert groups (docs/alert-groups.md): set at ingestion, never by a client.
+    alert_group_id: text('The ID of the alert group the alert is in (Taproot; the reference names it by the alert_group relationship)', { format: 'uuid', writable: false, filter: ['eq', 'in', 'null', 'not_null'] }),
+    group_leader_alert_id: text('The ID of the group leader alert', { format: 'uuid', writable: false, filter: ['eq', 'in', 'null', 'not_null'] }),
+    is_group_leader_alert: { type: 'boolean', nullable: true, writable: false, description: 'Whether the alert is a group leader alert' },
     alert_field_values: {
       type: 'array',
       writable: false,

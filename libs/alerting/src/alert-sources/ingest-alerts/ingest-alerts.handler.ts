@@ -9,7 +9,9 @@ import { ResourceWriteHandler, type Keep, type ResourceWriter, type Row, type Wr
 import { DataSource } from 'typeorm';
 import { changeAlert, createAlert, unresolvedAlert, type AlertAccess } from '../../alerts/alert-writes';
 import type { AlertRoute } from '../../alert-routes/route-alert';
-import { routedTargets, sourceRoutes } from '../../alert-routes/source-routes';
+import { routedAlertOf, routedTargets, sourceRoutes } from '../../alert-routes/source-routes';
+import { markLeader, openLeader, organizationGroups } from '../../alert-groups/alert-grouping';
+import { placeAlert, type AlertGroupRule } from '../../alert-groups/group-alerts';
 import { ALERT_INCIDENTS, asSeenBy, type AlertIncidents } from '../../alerts/alert-includes';
 import { alertDefinition } from '../../alerts/alert.schema';
 import {
@@ -100,6 +102,8 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
   private readonly sources: CommitCache<SourceRow>;
   /** Each source's routes (docs/alert-routing.md), kept as its credentials are: a route's change applies at once here. */
   private readonly routes: CommitCache<AlertRoute[]>;
+  /** Each organization's alert groups (docs/alert-groups.md), kept as the routes are. */
+  private readonly groups: CommitCache<AlertGroupRule[]>;
 
   constructor(
     unitOfWork: UnitOfWork,
@@ -112,6 +116,7 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     super(unitOfWork, clock);
     this.sources = new CommitCache({ ttlMs: config.authCacheTtlMs, invalidatedBy: /^alerts_source\./ }, unitOfWork);
     this.routes = new CommitCache({ ttlMs: config.authCacheTtlMs, invalidatedBy: /^alert_rout(e|ing_rule)\./ }, unitOfWork);
+    this.groups = new CommitCache({ ttlMs: config.authCacheTtlMs, invalidatedBy: /^alert_group\./ }, unitOfWork);
   }
 
   async execute(c: IngestAlertsCommand): Promise<IngestedAlerts> {
@@ -124,13 +129,14 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
       if ('draft' in item && !item.draft.resolve && !item.resolution) await this.creationLimit.consume({ organizationId: source.organization_id, alertSourceId: source.id });
     }
     const routes = await this.routesOf(source);
+    const groups = await this.groupsOf(source.organization_id);
     const access: AlertAccess = { organizationId: source.organization_id, actor: { kind: 'system', id: `alert_source:${source.id}` }, userId: null };
     const command = { definition: alertDefinition, ...access };
     const { data, receipts } = await this.writeInGroup(command, async (writer, ctx, keep) => {
       const touched: ResourceObject[] = [];
       const stored: (Receipt & { id: string })[] = [];
       for (const item of planned) {
-        const { alert, receipt } = await this.apply(writer, ctx, keep, access, source, routes, item);
+        const { alert, receipt } = await this.apply(writer, ctx, keep, access, source, routes, groups, item);
         if (alert) touched.push(alert);
         stored.push(await recordReceipt(ctx.manager, source.organization_id, source.id, receipt, ctx.now));
       }
@@ -180,7 +186,16 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     return routes;
   }
 
-  private async apply(writer: ResourceWriter, ctx: WriteContext, keep: Keep, access: AlertAccess, source: SourceRow, routes: AlertRoute[], item: Planned): Promise<{ alert?: ResourceObject; receipt: Receipt }> {
+  private async groupsOf(organizationId: string): Promise<AlertGroupRule[]> {
+    const now = this.clock.now().getTime();
+    const cached = this.groups.get(organizationId, now);
+    if (cached) return cached;
+    const groups = await organizationGroups(this.dataSource, organizationId);
+    this.groups.set(organizationId, groups, now);
+    return groups;
+  }
+
+  private async apply(writer: ResourceWriter, ctx: WriteContext, keep: Keep, access: AlertAccess, source: SourceRow, routes: AlertRoute[], groups: AlertGroupRule[], item: Planned): Promise<{ alert?: ResourceObject; receipt: Receipt }> {
     if (!('draft' in item)) return { receipt: { state: 'failed', reason: 'suppressed' } };
     const { draft, urgency, resolution } = item;
     if (draft.resolve || resolution) {
@@ -193,7 +208,13 @@ export class IngestAlertsHandler extends ResourceWriteHandler {
     // The routes' destinations page beside the target the payload or source names.
     const targets = routedTargets(routes, source, source.built_in_fields, draft, (attributes.alert_urgency_id as string | undefined) ?? null);
     if (targets.length > 1 || (targets.length === 1 && !draft.notification_target_id)) attributes.notification_targets = targets;
+    // An alert its group's open leader takes pages no one: it is attached to the leader (docs/alert-groups.md).
+    const place = groups.length ? placeAlert(groups, { ...routedAlertOf(source, source.built_in_fields, draft, (attributes.alert_urgency_id as string | undefined) ?? null), targets }) : null;
+    const leader = place && (await openLeader(ctx, place));
+    if (place) Object.assign(attributes, { alert_group_id: place.groupId, is_group_leader_alert: !leader, group_leader_alert_id: leader });
+    if (leader) for (const name of ['notification_targets', 'notification_target_type', 'notification_target_id']) delete attributes[name];
     const created = await createAlert(writer, ctx, keep, access, attributes);
+    if (place && !leader && !created.deduplicated) await markLeader(ctx, created.alert.id, place);
     return { alert: created.alert, receipt: created.deduplicated ? alertReceipt('failed', created.alert.id, 'deduplicated') : alertReceipt('done', created.alert.id) };
   }
 

@@ -1,0 +1,147 @@
+import { describe, test } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { newAlertSource, postInbound, signedBy, type InboundSource } from './support/alert-sources';
+import { created, pointers, unique } from './support/json-api';
+import { doc, MINUTE, usePagingWorld } from './support/paging';
+
+type Alert = { id: string; attributes: Record<string, unknown> };
+
+/**
+ * Alert groups (docs/alert-groups.md): CRUD in the reference's shapes, and at ingestion an alert
+ * its group's open leader takes is attached to the leader and pages no one.
+ */
+describe('alert groups', () => {
+  const w = usePagingWorld();
+
+  const source = () => newAlertSource(w.api, w.org.token, { source_type: 'generic_webhook', sourceable_attributes: { field_mappings_attributes: [{ field: 'alert_title', json_path: '$.title' }] } });
+  const ingest = async (src: InboundSource, payload: Record<string, unknown>): Promise<Alert> => {
+    const raw = JSON.stringify(payload);
+    const res = await postInbound(w.api, src.path, raw, signedBy(src.secret, raw));
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    return res.body.data[0] as Alert;
+  };
+  const create = async (type: string, path: string, attributes: Record<string, unknown>) => created(await w.send('POST', path, doc(type, attributes))).id as string;
+  const alertOf = async (id: string): Promise<Alert> => (await w.send('GET', `/v1/alerts/${id}`)).body.data as Alert;
+
+  /** A source routing everything to a one-user policy, and a group of its alerts (by `$.host`) restricted to that policy. */
+  async function world(group: Record<string, unknown> = {}) {
+    const user = await w.userWithEmail();
+    const policy = await w.policyOf([{ users: [user.id] }]);
+    const src = await source();
+    await create('alert_routes', '/v1/alert_routes', { name: unique('All'), alerts_source_ids: [src.id], rules: [{ name: 'All', destinations: [{ target_id: policy }], condition_groups: [] }] });
+    const groupId = await create('alert_groups', '/v1/alert_groups', { name: unique('Hosts'), time_window: 10, attributes: [{ json_path: '$.host' }], targets: [{ target_id: policy }], ...group });
+    return { user, policy, src, groupId };
+  }
+
+  test('CRUD in the reference shapes; 422 names the attribute and changes nothing; another organization gets 404', async () => {
+    const team = await create('groups', '/v1/teams', { name: unique('Team') });
+    const urgency = await create('alert_urgencies', '/v1/alert_urgencies', { name: unique('High'), description: 'High' });
+    const conditions = [
+      { property_field_type: 'attribute', property_field_name: 'summary', property_field_condition_type: 'matches_existing_alert' },
+      { property_field_type: 'attribute', property_field_name: 'alert_urgency', property_field_condition_type: 'is_one_of', alert_urgency_ids: [urgency] },
+    ];
+    const res = await w.send('POST', '/v1/alert_groups', doc('alert_groups', { name: 'Storage hosts', description: 'Disks', time_window: 15, conditions, attributes: [{ json_path: '$.host' }], targets: [{ target_id: team }], owner_group_ids: [team] }));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const a = res.body.data.attributes;
+    assert.equal(res.body.data.type, 'alert_groups');
+    assert.match(a.slug, /^storage-hosts/);
+    assert.deepEqual([a.time_window, a.condition_type, a.group_by_alert_title, a.group_by_alert_urgency, a.deleted_at], [15, 'all', true, false, null]);
+    assert.deepEqual(a.targets, [{ target_id: team, target_type: 'Group' }]);
+    assert.deepEqual(a.conditions[0].values, []);
+    assert.deepEqual(a.conditions[1].values, [{ record_id: urgency, record_type: 'AlertUrgency' }]);
+    const id = res.body.data.id as string;
+
+    const patched = await w.send('PATCH', `/v1/alert_groups/${id}`, doc('alert_groups', { time_window: 5, conditions: [] }));
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.deepEqual([patched.body.data.attributes.time_window, patched.body.data.attributes.group_by_alert_title, patched.body.data.attributes.name], [5, false, 'Storage hosts']);
+
+    const bad = await w.send(
+      'PATCH',
+      `/v1/alert_groups/${id}`,
+      doc('alert_groups', {
+        name: 'Renamed',
+        conditions: [{ property_field_type: 'payload', property_field_name: 'x', property_field_condition_type: 'is_one_of' }],
+        attributes: [{ json_path: 'host' }],
+      }),
+    );
+    assert.equal(bad.status, 422);
+    assert.deepEqual(pointers(bad).sort(), ['/data/attributes/attributes/0/json_path', '/data/attributes/conditions/0/property_field_name'].sort());
+    const operator = await w.send('PATCH', `/v1/alert_groups/${id}`, doc('alert_groups', { conditions: [{ property_field_name: '$.x', property_field_condition_type: 'is_about' }] }));
+    assert.deepEqual([operator.status, pointers(operator)], [422, ['/data/attributes/conditions/0/property_field_condition_type']]);
+    assert.equal((await w.send('PATCH', `/v1/alert_groups/${id}`, doc('alert_groups', { time_window: 0 }))).status, 422);
+    const kept = (await w.send('GET', `/v1/alert_groups/${id}`)).body.data.attributes;
+    assert.deepEqual([kept.name, kept.time_window], ['Storage hosts', 5]);
+    const listed = await w.send('GET', '/v1/alert_groups?filter[name][eq]=Storage%20hosts');
+    assert.deepEqual(listed.body.data.map((d: { id: string }) => d.id), [id]);
+
+    // Another organization's ids: its group is not found, its team is no target here.
+    for (const [method, body] of [['GET', undefined], ['PATCH', doc('alert_groups', { name: 'x' })], ['DELETE', undefined]] as const) {
+      assert.equal((await w.send(method, `/v1/alert_groups/${id}`, body, w.other.token)).status, 404, method);
+    }
+    const theirs = await w.send('POST', '/v1/alert_groups', doc('alert_groups', { name: 'Theirs', targets: [{ target_id: team }] }), w.other.token);
+    assert.equal(theirs.status, 422);
+    assert.deepEqual(pointers(theirs), ['/data/attributes/targets/0/target_id']);
+
+    assert.equal((await w.send('DELETE', `/v1/alert_groups/${id}`)).status, 200);
+    assert.equal((await w.send('GET', `/v1/alert_groups/${id}`)).status, 404);
+  });
+
+  test("a storm of alerts of one group pages once; each follower shows its leader; another key leads its own group", async () => {
+    const { user, src, groupId } = await world();
+    const leader = await ingest(src, { title: 'Disk full', host: 'db1' });
+    const followers: Alert[] = [];
+    for (let i = 0; i < 8; i++) followers.push(await ingest(src, { title: `Disk full ${i}`, host: 'db1' }));
+    const other = await ingest(src, { title: 'Disk full', host: 'db2' });
+    await w.engine.tick();
+    assert.equal(w.mailsTo(user.email).length, 2, 'the db1 leader and the db2 leader');
+
+    assert.deepEqual([leader.attributes.status, leader.attributes.is_group_leader_alert, leader.attributes.alert_group_id, leader.attributes.group_leader_alert_id], ['triggered', true, groupId, null]);
+    for (const f of followers) {
+      const read = await alertOf(f.id);
+      assert.deepEqual([read.attributes.status, read.attributes.is_group_leader_alert, read.attributes.group_leader_alert_id, read.attributes.alert_group_id], ['open', false, leader.id, groupId]);
+      assert.equal(read.attributes.notification_targets ?? null, null);
+    }
+    assert.deepEqual([other.attributes.is_group_leader_alert, other.attributes.group_leader_alert_id], [true, null]);
+    const members = await w.send('GET', `/v1/alerts?filter[group_leader_alert_id][eq]=${leader.id}`);
+    assert.equal(members.body.data.length, 8);
+  });
+
+  test('resolving the leader resolves its followers; the next alert leads a new group', async () => {
+    const { user, src } = await world();
+    const leader = await ingest(src, { title: 'CPU', host: 'web1' });
+    const follower = await ingest(src, { title: 'CPU', host: 'web1' });
+    assert.equal(follower.attributes.group_leader_alert_id, leader.id);
+    await w.engine.tick();
+    const resolved = await w.send('PATCH', `/v1/alerts/${leader.id}`, { data: { type: 'alerts', attributes: { status: 'resolved' } } });
+    assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+    assert.equal((await alertOf(follower.id)).attributes.status, 'resolved');
+    const next = await ingest(src, { title: 'CPU', host: 'web1' });
+    assert.deepEqual([next.attributes.is_group_leader_alert, next.attributes.status], [true, 'triggered']);
+    await w.engine.tick();
+    assert.equal(w.mailsTo(user.email).length, 2);
+  });
+
+  test('an alert after the window leads a new group; an alert the group does not take pages as usual', async () => {
+    const { user, src } = await world({ time_window: 3, conditions: [{ property_field_type: 'payload', property_field_name: '$.env', property_field_condition_type: 'is_one_of', property_field_values: ['prod'] }] });
+    const first = await ingest(src, { title: 'Slow', host: 'api1', env: 'prod' });
+    await w.advance(3 * MINUTE);
+    const within = await ingest(src, { title: 'Slow', host: 'api1', env: 'prod' });
+    assert.equal(within.attributes.group_leader_alert_id, first.id, 'at the window’s last instant');
+    await w.advance(1000);
+    const after = await ingest(src, { title: 'Slow', host: 'api1', env: 'prod' });
+    assert.deepEqual([after.attributes.is_group_leader_alert, after.attributes.group_leader_alert_id], [true, null]);
+    const staging = await ingest(src, { title: 'Slow', host: 'api1', env: 'staging' });
+    assert.deepEqual([staging.attributes.alert_group_id, staging.attributes.status], [null, 'triggered']);
+    await w.engine.tick();
+    // first, after and staging page (each one mail; the engine's first pass sends them all).
+    assert.equal(w.mailsTo(user.email).length, 3);
+  });
+
+  test('first alerts of a group in parallel requests: one leads, the others follow it', async () => {
+    const { src } = await world();
+    const alerts = await Promise.all(Array.from({ length: 6 }, () => ingest(src, { title: 'Parallel', host: 'q1' })));
+    const leaders = alerts.filter((a) => a.attributes.is_group_leader_alert === true);
+    assert.equal(leaders.length, 1);
+    for (const a of alerts) if (a !== leaders[0]) assert.equal(a.attributes.group_leader_alert_id, leaders[0].id);
+  });
+});
