@@ -104,6 +104,14 @@ describe('alert groups', () => {
     assert.deepEqual([other.attributes.is_group_leader_alert, other.attributes.group_leader_alert_id], [true, null]);
     const members = await w.send('GET', `/v1/alerts?filter[group_leader_alert_id][eq]=${leader.id}`);
     assert.equal(members.body.data.length, 8);
+    // The reference's relationships: a follower links its leader and group, a leader its members.
+    const follower = await w.send('GET', `/v1/alerts/${followers[0].id}?include=group_leader_alert,alert_group`);
+    assert.deepEqual(follower.body.data.relationships.group_leader_alert.data, { type: 'alerts', id: leader.id });
+    assert.deepEqual(follower.body.data.relationships.alert_group.data, { type: 'alert_groups', id: groupId });
+    assert.deepEqual(follower.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`).sort(), [`alert_groups:${groupId}`, `alerts:${leader.id}`].sort());
+    const led = await w.send('GET', `/v1/alerts/${leader.id}?include=group_member_alerts`);
+    // Ordered by creation, then id: the test's clock stands still, so by id here.
+    assert.deepEqual(led.body.data.relationships.group_member_alerts.data.map((r: { id: string }) => r.id), followers.map((f) => f.id).sort());
   });
 
   test('resolving the leader resolves its followers; the next alert leads a new group', async () => {

@@ -1,7 +1,8 @@
 import { type Caller } from '@taproot/auth';
 import { catalogRecordsOf } from '@taproot/catalog';
 import { teamRecords, userRecords } from '@taproot/identity';
-import { byIdAttribute, byQuery, defineIncludes, readRecords, withIncludes, type IncludeSource, type IncludeSources, type Queryable, type ResourceObject } from '@taproot/json-api';
+import { byIdAttribute, byQuery, defineIncludes, readRecords, withIncludes, type IncludeSource, type IncludeSources, type Queryable, type RecordsById, type ResourceObject } from '@taproot/json-api';
+import { alertGroupSchema } from '../alert-groups/alert-group.schema';
 import { alertUrgencySchema } from '../alert-urgencies/alert-urgency.schema';
 import { alertEventSchema } from './alert-event.schema';
 import { alertSchema } from './alert.schema';
@@ -32,22 +33,24 @@ export async function asSeenBy(organizationId: string, principal: Caller | null,
 }
 
 /**
- * Users named by the alert's own rows (alerting's tables; the users are identity's records,
- * through `userRecords`): `sql` takes `$1` the organization and `$2` the alert ids, and answers
- * `owner_id` (the alert) and `user_id`, once per pair, in the order they are to be linked.
+ * Records named by the alert's own rows (alerting's tables; the records found by `find`, users
+ * through identity's `userRecords`): `sql` takes `$1` the organization and `$2` the alert ids, and
+ * answers `owner_id` (the alert) and `related_id`, once per pair, in the order they are to be linked.
  */
-function usersNamedBy(sql: string): IncludeSource {
+function recordsNamedBy(sql: string, find: RecordsById): IncludeSource {
   return async ({ db, organizationId }, records) => {
-    const rows = (await db.query(sql, [organizationId, records.map((r) => r.id)])) as { owner_id: string; user_id: number }[];
-    const users = await userRecords(db, organizationId, [...new Set(rows.map((r) => String(r.user_id)))]);
+    const rows = (await db.query(sql, [organizationId, records.map((r) => r.id)])) as { owner_id: string; related_id: string | number }[];
+    const related = await find(db, organizationId, [...new Set(rows.map((r) => String(r.related_id)))]);
     const found = new Map<string, ResourceObject[]>(records.map((r) => [r.id, []]));
     for (const row of rows) {
-      const user = users.get(String(row.user_id));
-      if (user) found.get(row.owner_id)?.push(user);
+      const record = related.get(String(row.related_id));
+      if (record) found.get(row.owner_id)?.push(record);
     }
     return found;
   };
 }
+
+const usersNamedBy = (sql: string) => recordsNamedBy(sql, userRecords);
 
 /** What `include` on alerts reads besides the incidents: the same for every caller. */
 const SOURCES: Record<string, IncludeSource> = {
@@ -56,24 +59,32 @@ const SOURCES: Record<string, IncludeSource> = {
   functionalities: byIdAttribute('functionality_ids', catalogRecordsOf('functionalities')),
   groups: byIdAttribute('group_ids', teamRecords),
   alert_urgency: byIdAttribute('alert_urgency_id', (db, organizationId, ids) => readRecords(db, alertUrgencySchema, organizationId, ids)),
+  alert_group: byIdAttribute('alert_group_id', (db, organizationId, ids) => readRecords(db, alertGroupSchema, organizationId, ids)),
   // The alert's trail, oldest first (its own list's order).
   events: byQuery(alertEventSchema, 'SELECT alert_id AS owner_id, * FROM alert_events_read WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) ORDER BY created_at, id'),
   // Whom paging reached: a notification actually sent (not one pending, failed or cancelled), by the first one sent (docs/paging.md).
   notified_users: usersNamedBy(
-    `SELECT alert_id AS owner_id, user_id FROM alert_notifications WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) AND status = 'sent'
+    `SELECT alert_id AS owner_id, user_id AS related_id FROM alert_notifications WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) AND status = 'sent'
       GROUP BY alert_id, user_id ORDER BY min(sent_at), user_id`,
   ),
   // Who responded: the users who acknowledged or resolved it (a key without a user, or a sender, names nobody), by the first response.
   responders: usersNamedBy(
-    `SELECT alert_id AS owner_id, user_id FROM alert_events_read WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) AND action IN ('acknowledged', 'resolved') AND user_id IS NOT NULL
+    `SELECT alert_id AS owner_id, user_id AS related_id FROM alert_events_read WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) AND action IN ('acknowledged', 'resolved') AND user_id IS NOT NULL
       GROUP BY alert_id, user_id ORDER BY min(created_at), user_id`,
   ),
 };
 
 /** The sources for one caller: the incidents are those it may see, as the incidents context presents them (none without it). */
 function alertIncludes(principal: Caller, incidents: AlertIncidents | undefined): IncludeSources {
+  // Related alerts (a group's leader and members) are seen as the alerts themselves are: their incident_ids filtered.
+  const alerts: RecordsById = async (db, organizationId, ids) => {
+    const seen = await asSeenBy(organizationId, principal, [...(await readRecords(db, alertSchema, organizationId, ids)).values()], incidents);
+    return new Map(seen.map((a) => [a.id, a]));
+  };
   return defineIncludes(alertSchema, {
     ...SOURCES,
+    group_leader_alert: byIdAttribute('group_leader_alert_id', alerts),
+    group_member_alerts: recordsNamedBy('SELECT group_leader_alert_id AS owner_id, id AS related_id FROM alerts_read WHERE organization_id = $1 AND group_leader_alert_id = ANY($2::uuid[]) ORDER BY created_at, id', alerts),
     incidents: byIdAttribute('incident_ids', async (_db, _organizationId, ids) => new Map((incidents && ids.length ? await incidents.visible(principal, ids) : []).map((r) => [r.id, r]))),
   });
 }
