@@ -199,6 +199,13 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     role_task = ident(c.call("createIncidentRoleTask", doc("incident_role_tasks", task="Page the owner"), incident_role_id=incident_role))
     urgency = ident(c.call("createAlertUrgency", doc("alert_urgencies", name=f"SDK urgency {run}", description="Wake someone")))
     alert_field = ident(c.call("createAlertField", doc("alert_fields", name=f"SDK field {run}")))
+    # Alert groups (docs/alert-groups.md): the whole life of one here, so it needs nothing created later.
+    by_host = [{"property_field_type": "payload", "property_field_name": "$.host", "property_field_condition_type": "matches_existing_alert"}]
+    alert_group = ident(c.call("createAlertGroup", doc("alert_groups", name=f"SDK alert group {run}", time_window=10, conditions=by_host, targets=[{"target_type": "Group", "target_id": team}])))
+    c.call("listAlertGroups")
+    c.call("getAlertGroup", id=alert_group)
+    c.call("updateAlertGroup", doc("alert_groups", description="Storms by host", attributes=[{"json_path": "$.service"}]), id=alert_group)
+    c.call("deleteAlertGroup", id=alert_group)
     source = ident(c.call("createAlertsSource", doc("alert_sources", name=f"SDK source {run}", source_type="alertmanager")))
     incident = ident(
         c.call(
