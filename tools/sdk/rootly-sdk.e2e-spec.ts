@@ -39,10 +39,22 @@ const EXCUSED: Record<string, string> = {
   // The signed one-click link of a notification (public: the token is the credential; apps/api/test/paging.e2e-spec.ts).
   acknowledgeAlertByLink: "Taproot's acknowledge link in notifications, not in the reference: the SDK has no call for it",
   acknowledgeAlertByLinkPost: "Taproot's acknowledge link in notifications, not in the reference: the SDK has no call for it",
+  // Heartbeats: the reference updates with PUT only; the ping URL and mail address are Taproot's public pings (apps/api/test/heartbeats.e2e-spec.ts).
+  patchHeartbeat: NOT_IN_THE_SDK,
+  pingHeartbeatBySecretGet: NOT_IN_THE_SDK,
+  pingHeartbeatBySecret: NOT_IN_THE_SDK,
+  pingHeartbeatByEmail: NOT_IN_THE_SDK,
+  // PagerDuty's Events API v2, for monitoring tools that only speak it (apps/api/test/pagerduty-events.e2e-spec.ts).
+  enqueuePagerDutyEvent: "PagerDuty's Events API v2, not the reference's: the SDK has no call for it",
+  enqueuePagerDutyChangeEvent: "PagerDuty's Events API v2, not the reference's: the SDK has no call for it",
+  // Alert routing's settings and deferred rule updates: the spec leaves both open (apps/api/test/alert-routes.e2e-spec.ts).
+  getAlertRoutingSettings: NOT_IN_THE_SDK,
+  updateAlertRoutingSettings: NOT_IN_THE_SDK,
+  getAlertRouteRuleUpdate: NOT_IN_THE_SDK,
 };
 
 /** Operations whose answer the reference documents without a body: the SDK parses it to None. */
-const BODYLESS = new Set(['deleteAlertEvent']);
+const BODYLESS = new Set(['deleteAlertEvent', 'pingHeartbeat']);
 
 function describeCall(call: SdkCall): string {
   const lines = [`${call.operation} (${call.route}, ${call.sdk ?? 'no SDK call'}): status ${call.status ?? 'none'}, ${call.error ?? `parsed ${call.parsed}`}`];

@@ -207,6 +207,30 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     c.call("updateAlertGroup", doc("alert_groups", description="Storms by host", attributes=[{"json_path": "$.service"}]), id=alert_group)
     c.call("deleteAlertGroup", id=alert_group)
     source = ident(c.call("createAlertsSource", doc("alert_sources", name=f"SDK source {run}", source_type="alertmanager")))
+    heartbeat = ident(
+        c.call(
+            "createHeartbeat",
+            doc("heartbeats", name=f"SDK heartbeat {run}", alert_summary="Backups stopped", interval=30, interval_unit="minutes", notification_target_id=team, notification_target_type="Group"),
+        )
+    )
+    payments = {"property_field_type": "payload", "property_field_name": "$.team", "property_field_condition_type": "is_one_of", "property_field_values": ["payments"]}
+    alert_route = ident(
+        c.call(
+            "createAlertRoute",
+            doc(
+                "alert_routes",
+                name=f"SDK route {run}",
+                alerts_source_ids=[source],
+                rules=[{"name": "Payments", "position": 1, "destinations": [{"target_type": "Service", "target_id": service}], "condition_groups": [{"position": 1, "conditions": [payments]}]}],
+            ),
+        )
+    )
+    routing_rule = ident(
+        c.call(
+            "createAlertRoutingRule",
+            doc("alert_routing_rules", name=f"SDK routing rule {run}", alerts_source_id=source, destination={"target_type": "Group", "target_id": team}, conditions=[payments]),
+        )
+    )
     incident = ident(
         c.call(
             "createIncident",
@@ -374,6 +398,9 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("listAlertUrgencies", "getAlertUrgency", "updateAlertUrgency", urgency, "alert_urgencies", {"description": "Page now"}),
         ("listAlertFields", "getAlertField", "updateAlertField", alert_field, "alert_fields", {"name": f"SDK field {run} renamed"}),
         ("listAlertSources", "getAlertsSource", "updateAlertsSource", source, "alert_sources", {"name": f"SDK source {run} renamed"}),
+        ("listHeartbeats", "getHeartbeat", "updateHeartbeat", heartbeat, "heartbeats", {"description": "Nightly backup"}),
+        ("listAlertRoutes", "getAlertRoute", "updateAlertRoute", alert_route, "alert_routes", {"name": f"SDK route {run} renamed"}),
+        ("listAlertRoutingRules", "getAlertRoutingRule", "updateAlertRoutingRule", routing_rule, "alert_routing_rules", {"name": f"SDK routing rule {run} renamed"}),
         ("listIncidents", "getIncident", "updateIncident", incident, "incidents", {"summary": "Checkout fails for some"}),
         ("listAlerts", "getAlert", "updateAlert", alert, "alerts", {"description": "Seen by the SDK"}),
         ("listSchedules", "getSchedule", "updateSchedule", schedule, "schedules", {"description": "Follows the sun", "shift_report_day_of_week": "friday"}),
@@ -382,6 +409,8 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         c.call(list_op)
         c.call(get_op, id=id_)
         c.call(update_op, doc(type_, **attributes), id=id_)
+    c.call("patchAlertRoute", doc("alert_routes", enabled=False), id=alert_route)
+    c.call("pingHeartbeat", heartbeat_id=heartbeat)
     c.call("listEscalationPaths", escalation_policy_id=escalation_policy)
     c.call("getEscalationPath", id=escalation_path)
     c.call("updateEscalationPath", doc("escalation_paths", name=f"SDK escalation path {run} renamed", notification_type="quiet"), id=escalation_path)
@@ -495,6 +524,9 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("deleteEnvironment", environment),
         ("deleteService", service),
         ("deleteSeverity", severity),
+        ("deleteAlertRoutingRule", routing_rule),
+        ("deleteAlertRoute", alert_route),
+        ("deleteHeartbeat", heartbeat),
         ("deleteAlertsSource", source),
         ("deleteAlertField", alert_field),
         ("deleteAlertUrgency", urgency),

@@ -746,7 +746,17 @@ describeReferenceConformance({
   references: async (api, org) => {
     const source = await made(api, org, '/v1/alert_sources', 'alert_sources', { name: named('Source') });
     const service = await made(api, org, '/v1/services', 'services', { name: named('Service') });
-    const condition = { property_field_type: 'payload', property_field_name: '$.service', property_field_condition_type: 'is_one_of', property_field_values: ['checkout'] };
+    // Every member, as the API answers them all (the hosted API's SDK reads each).
+    const condition = {
+      property_field_type: 'payload',
+      property_field_name: '$.service',
+      property_field_condition_type: 'is_one_of',
+      property_field_value: null,
+      property_field_values: ['checkout'],
+      alert_urgency_ids: null,
+      conditionable_type: null,
+      conditionable_id: null,
+    };
     const team = await made(api, org, '/v1/teams', 'groups', { name: named('Team') });
     return { alerts_source_ids: [source], owning_team_ids: [team], rules: [{ name: 'Checkout', position: 1, fallback_rule: false, destinations: [{ target_type: 'Service', target_id: service }], condition_groups: [{ position: 1, conditions: [condition] }] }] };
   },

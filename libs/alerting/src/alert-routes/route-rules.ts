@@ -29,11 +29,16 @@ export function ruleGraphSize(rules: readonly RouteRule[]): number {
   return rules.reduce((n, rule) => n + 1 + rule.destinations.length + rule.condition_groups.reduce((m, group) => m + 1 + group.conditions.length, 0), 0);
 }
 
+/** A route condition's members the reference's clients read back, in every answer (null when not sent). */
+const ROUTE_CONDITION_MEMBERS = ['property_field_name', 'property_field_value', 'property_field_values', 'alert_urgency_ids', 'conditionable_type', 'conditionable_id'] as const;
+
 /**
  * A condition as stored: its field type and operator decided (the spec makes both output-only; a
  * value sent is honoured). `operators`: those the resource takes (alert groups add `matches_existing_alert`).
+ * `complete`: a route's condition, answered with every member its clients read (the hosted API's
+ * SDK fails on a route whose condition lacks one), those not sent as null.
  */
-export function normalizeCondition(raw: Row, at: string, problems: InvalidAttribute[], operators: readonly string[] = ROUTE_CONDITION_TYPES): RouteCondition {
+export function normalizeCondition(raw: Row, at: string, problems: InvalidAttribute[], operators: readonly string[] = ROUTE_CONDITION_TYPES, complete = false): RouteCondition {
   const conditionableId = raw.conditionable_id;
   const sentType = raw.property_field_type;
   const name = raw.property_field_name;
@@ -68,6 +73,7 @@ export function normalizeCondition(raw: Row, at: string, problems: InvalidAttrib
   }
   // Stored as sent (members the reference does not name included), with the two output-only members decided.
   return {
+    ...(complete ? Object.fromEntries(ROUTE_CONDITION_MEMBERS.map((m) => [m, m === 'conditionable_type' && fieldType === 'alert_field' ? 'AlertField' : null])) : {}),
     ...raw,
     property_field_type: fieldType as RouteCondition['property_field_type'],
     property_field_condition_type: conditionType as RouteCondition['property_field_condition_type'],
@@ -103,7 +109,7 @@ export function normalizeRules(raw: unknown): { rules: RouteRule[]; problems: In
         const group = (g && typeof g === 'object' ? g : {}) as Row;
         const conditions = Array.isArray(group.conditions) ? group.conditions : (problems.push(problem(`${at}/condition_groups/${j}/conditions`, 'is required (an array)')), []);
         if (group.position != null && !isInteger(group.position)) problems.push(problem(`${at}/condition_groups/${j}/position`, 'must be an integer'));
-        return { ...group, conditions: conditions.map((c: unknown, k) => normalizeCondition((c && typeof c === 'object' ? c : {}) as Row, `${at}/condition_groups/${j}/conditions/${k}`, problems)) };
+        return { ...group, conditions: conditions.map((c: unknown, k) => normalizeCondition((c && typeof c === 'object' ? c : {}) as Row, `${at}/condition_groups/${j}/conditions/${k}`, problems, ROUTE_CONDITION_TYPES, true)) };
       }),
       destinations: destinations.map((d: unknown, j) => normalizeDestination(d, `${at}/destinations/${j}`, problems)),
     } as RouteRule;
