@@ -12,6 +12,7 @@ import { alertFieldDefinition } from './alert-fields/alert-field.schema';
 import { alertRouteDefinition } from './alert-routes/alert-route.schema';
 import { alertGroupDefinition } from './alert-groups/alert-group.schema';
 import { alertRoutingRuleDefinition } from './alert-routes/alert-routing-rule.schema';
+import { alertRetriggerRuleDefinition } from './alert-retrigger-rules/alert-retrigger-rule.schema';
 import { AlertRouteRuleUpdater, AlertRouteRuleUpdatesController } from './alert-routes/rule-updates';
 import { AlertRoutingSettingsController, UpdateAlertRoutingSettingsHandler } from './alert-routes/routing-settings.controller';
 import { alertUrgencyDefinition } from './alert-urgencies/alert-urgency.schema';
@@ -29,7 +30,7 @@ import { HeartbeatMonitor } from './heartbeats/heartbeat-monitor';
 import { HeartbeatPingController, HeartbeatPublicPingController } from './heartbeats/heartbeats.controller';
 import { PingHeartbeatHandler } from './heartbeats/ping-heartbeat/ping-heartbeat.handler';
 
-export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition, alertRouteDefinition, alertRoutingRuleDefinition, alertGroupDefinition];
+export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition, alertRouteDefinition, alertRoutingRuleDefinition, alertGroupDefinition, alertRetriggerRuleDefinition];
 
 /** The alerting bounded context: alert urgencies and fields, alert sources, alerts, their events, and paging. */
 @Module({
