@@ -8,6 +8,7 @@ import { alertSchema } from './alert.schema';
 import { checkAlertReferences, requireAlertReferences } from './notification-targets';
 import { ALERT_STAMPS, transition, type AlertMove, type AlertOperation, type AlertStatus, type AlertTransition } from './alert.state';
 import { AlertingError, REFUSAL_CODES, AlertingErrorCode } from '../errors';
+import { retriggerRuleForRepeat } from '../alert-retrigger-rules/retrigger-on-repeat';
 import { checkPagingOrder, escalatePaging, pagingTimer, reassignPaging, startPaging, stopPaging, type PagingOrder } from '../paging/paging-schedule';
 import { alertTargetsOf, reassignment } from '../paging/paging-targets';
 import { unresolvedFollowers } from '../alert-groups/alert-grouping';
@@ -156,9 +157,13 @@ export async function createAlert(writer: ResourceWriter, ctx: WriteContext, kee
       // Field values name their alert: now the one they fold into.
       if (Array.isArray(changes.alert_field_values)) changes.alert_field_values = (changes.alert_field_values as Row[]).map((v) => ({ ...v, alert_id: existing.id }));
       const current = await writer.load(ctx.manager, ctx.organizationId, existing.id, true);
-      const alert = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep, urgencyChange(current, changes));
-      await recordAlertEvent(ctx, access, alert.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert${dropped}`, keep);
-      return { alert, deduplicated: true };
+      const rule = await retriggerRuleForRepeat(ctx, current, attributes);
+      const refreshed = announce(ctx, await writer.update(ctx, existing.id, changes), [], keep, urgencyChange(current, changes));
+      await recordAlertEvent(ctx, access, refreshed.id, 'alert_grouping', 'updated', `A new alert with deduplication key ${String(key)} was deduplicated into this alert${dropped}`, keep);
+      if (!rule) return { alert: refreshed, deduplicated: true };
+      // An acknowledged alert firing again under a re-trigger rule pages again, from the first level.
+      await recordAlertEvent(ctx, access, refreshed.id, 'informational', 'triggered', `Fired again while acknowledged: re-triggered by the alert re-trigger rule ${rule.name}`, keep);
+      return { alert: await changeAlert(writer, ctx, keep, access, existing.id, { kind: 'update', attributes: { status: 'triggered' } }), deduplicated: true };
     }
   }
   const status = (attributes.status as AlertStatus | undefined) ?? (hasTarget(attributes) ? 'triggered' : 'open');
