@@ -1,7 +1,7 @@
 import { defineResource, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
-import { ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES, type RouteCondition, type RouteDestination } from '../alert-routes/route-alert';
-import { checkReferences, normalizeCondition, normalizeDestination, problem, type InvalidAttribute } from '../alert-routes/route-rules';
+import { ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES, type RouteCondition } from '../alert-routes/route-alert';
+import { checkReferences, normalizeCondition, normalizeDestination, problem, unknownTeams, type InvalidAttribute } from '../alert-routes/route-rules';
 import { parseJsonPath } from '../ingestion/json-path';
 import { GROUP_CONDITION_TYPES } from './group-alerts';
 
@@ -116,9 +116,7 @@ async function checked(ctx: WriteContext, current: Row | null, input: Row): Prom
   if (problems.length === 0) {
     problems.push(...(await checkReferences(ctx, targets.map((item, i) => ({ item, at: `targets/${i}` })), conditions.map((item, i) => ({ item, at: `conditions/${i}` })))));
     const owners = ((attributes.owner_group_ids ?? []) as string[]).map((id) => id.toLowerCase());
-    // Owners are teams: the targets' lookup finds them (as Group).
-    const teams = owners.length ? await checkReferences(ctx, owners.map((id, i) => ({ item: { target_id: id, target_type: 'Group' } as RouteDestination, at: `owner_group_ids/${i}` })), []) : [];
-    problems.push(...teams.map((p) => ({ ...p, attribute: p.attribute.replace(/\/target_id$/, ''), detail: p.detail.replace(/\.target_id:/, ':') })));
+    problems.push(...(await unknownTeams(ctx, 'owner_group_ids', owners)));
     if ('owner_group_ids' in attributes) attributes.owner_group_ids = [...new Set(owners)];
   }
   if (problems.length) throw JsonApiError.invalidAttributes(problems);

@@ -1,9 +1,7 @@
-import { existingTeamIds } from '@taproot/identity';
 import { defineResource, existingIds, JsonApiError } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
-import { AlertingErrorCode } from '../errors';
 import { ROUTE_CONDITION_TYPES, ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES } from './route-alert';
-import { checkRuleReferences, normalizeRules, ruleGraphSize, type InvalidAttribute } from './route-rules';
+import { checkRuleReferences, normalizeRules, ruleGraphSize, unknownIds, unknownTeams, type InvalidAttribute } from './route-rules';
 import { ASYNC_RULE_GRAPH_SIZE, deferRuleUpdate, isRuleUpdater, requireAdvancedRouting, routingSettingsOf } from './routing-settings';
 import type { RouteRule } from './route-alert';
 
@@ -76,20 +74,13 @@ export const alertRouteSchema = defineResource({
   },
 });
 
-/** Each id of `ids` (the attribute `name`) must be found by `existing`: the problems of those that are not. */
-async function unknownIds(name: string, ids: unknown, noun: string, existing: (ids: string[]) => Promise<Set<string>>): Promise<InvalidAttribute[]> {
-  const list = Array.isArray(ids) ? ids.map((id) => String(id).toLowerCase()) : [];
-  const found = await existing(list);
-  return list.flatMap((id, i) => (found.has(id) ? [] : [{ attribute: `${name}/${i}`, detail: `${name}[${i}]: ${id} is not ${noun} of this organization`, code: AlertingErrorCode.UnknownReference }]));
-}
-
 /** The write's sources, teams and rules checked (every problem at once, 422 naming each) and normalized as stored. */
 async function checked(ctx: WriteContext, input: Row): Promise<Row> {
   const attributes: Row = { ...input };
   for (const name of ['owning_team_ids', 'rules']) if (name in attributes && attributes[name] === null) attributes[name] = [];
   const problems: InvalidAttribute[] = [];
   if ('alerts_source_ids' in attributes) problems.push(...(await unknownIds('alerts_source_ids', attributes.alerts_source_ids, 'an alert source', (ids) => existingIds(ctx.manager, 'alert_sources', ctx.organizationId, ids))));
-  if ('owning_team_ids' in attributes) problems.push(...(await unknownIds('owning_team_ids', attributes.owning_team_ids, 'a team', (ids) => existingTeamIds(ctx.manager, ctx.organizationId, ids))));
+  if ('owning_team_ids' in attributes) problems.push(...(await unknownTeams(ctx, 'owning_team_ids', attributes.owning_team_ids)));
   if ('rules' in attributes) {
     const { rules, problems: shape } = normalizeRules(attributes.rules);
     problems.push(...shape);

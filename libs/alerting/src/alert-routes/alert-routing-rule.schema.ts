@@ -1,9 +1,8 @@
-import { existingTeamIds } from '@taproot/identity';
 import { defineResource, existingIds, JsonApiError } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
 import { AlertingErrorCode } from '../errors';
 import { ROUTE_CONDITION_TYPES, ROUTE_TARGET_TYPES, type AlertRoute, type RouteCondition } from './route-alert';
-import { checkReferences, normalizeCondition, normalizeDestination, problem, type InvalidAttribute } from './route-rules';
+import { checkReferences, normalizeCondition, normalizeDestination, problem, unknownTeams, type InvalidAttribute } from './route-rules';
 
 const CONDITION_TYPES = ['all', 'any'] as const;
 
@@ -60,8 +59,7 @@ async function checked(ctx: WriteContext, current: Row | null, input: Row): Prom
     problems.push(problem('alerts_source_id', `${String(attributes.alerts_source_id)} is not an alert source of this organization`, AlertingErrorCode.UnknownReference));
   }
   const teams = Array.isArray(attributes.owning_team_ids) ? (attributes.owning_team_ids as string[]).map((id) => String(id).toLowerCase()) : [];
-  const knownTeams = await existingTeamIds(ctx.manager, ctx.organizationId, teams);
-  teams.forEach((id, i) => knownTeams.has(id) || problems.push(problem(`owning_team_ids/${i}`, `${id} is not a team of this organization`, AlertingErrorCode.UnknownReference)));
+  problems.push(...(await unknownTeams(ctx, 'owning_team_ids', teams)));
   const conditions = ((attributes.conditions ?? current?.conditions ?? []) as Row[]).map((c, i) => normalizeCondition(c, `conditions/${i}`, problems));
   const destination = 'destination' in attributes ? normalizeDestination(attributes.destination, 'destination', problems) : null;
   if (problems.length === 0) problems.push(...(await checkReferences(ctx, destination ? [{ item: destination, at: 'destination' }] : [], conditions.map((item, i) => ({ item, at: `conditions/${i}` })))));

@@ -158,6 +158,16 @@ export async function checkReferences(ctx: WriteContext, destinations: Placed<Ro
   return problems;
 }
 
+/** Each id of `ids` (the attribute `name`) must be found by `existing`: a problem for each that is not. */
+export async function unknownIds(name: string, ids: unknown, noun: string, existing: (ids: string[]) => Promise<Set<string>>): Promise<InvalidAttribute[]> {
+  const list = Array.isArray(ids) ? ids.map((id) => String(id).toLowerCase()) : [];
+  const found = await existing(list);
+  return list.flatMap((id, i) => (found.has(id) ? [] : [problem(`${name}/${i}`, `${id} is not ${noun} of this organization`, AlertingErrorCode.UnknownReference)]));
+}
+
+/** Owning teams (`owning_team_ids`, `owner_group_ids`): each a team of the organization. */
+export const unknownTeams = (ctx: WriteContext, name: string, ids: unknown) => unknownIds(name, ids, 'a team', (list) => existingTeamIds(ctx.manager, ctx.organizationId, list));
+
 /** A route's rule graph checked against the organization's records (`checkReferences`). */
 export function checkRuleReferences(ctx: WriteContext, rules: RouteRule[]): Promise<InvalidAttribute[]> {
   const destinations = rules.flatMap((rule, i) => rule.destinations.map((item, j) => ({ item, at: `rules/${i}/destinations/${j}` })));

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existingTeamIds } from '@taproot/identity';
 import { defineResource, JsonApiError, type AttributeDef } from '@taproot/json-api';
+import { unknownTeams } from '../alert-routes/route-rules';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
 import { checkUrgency } from '../alerts/alert-writes';
 import { NOTIFICATION_TARGET_TYPES } from '../alerts/alert.schema';
@@ -73,8 +73,7 @@ async function checked(ctx: WriteContext, merged: Row, changes: Row): Promise<Ro
   }
   if (!('owner_group_ids' in changes)) return attributes;
   const owners = ((changes.owner_group_ids as string[] | null) ?? []).map((id) => String(id).toLowerCase());
-  const teams = await existingTeamIds(ctx.manager, ctx.organizationId, owners);
-  const unknown = owners.flatMap((id, i) => (teams.has(id) ? [] : [{ attribute: `owner_group_ids/${i}`, detail: `owner_group_ids[${i}]: ${id} is not a team of this organization`, code: AlertingErrorCode.UnknownReference }]));
+  const unknown = await unknownTeams(ctx, 'owner_group_ids', owners);
   if (unknown.length) throw JsonApiError.invalidAttributes(unknown);
   return { ...attributes, owner_group_ids: [...new Set(owners)] };
 }
