@@ -1,6 +1,7 @@
 import { defineResource, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
-import { ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES, type RouteCondition } from '../alert-routes/route-alert';
+import { ROUTE_TARGET_TYPES, type RouteCondition } from '../alert-routes/route-alert';
+import { conditionItem } from '../alert-routes/condition-schema';
 import { checkReferences, normalizeCondition, normalizeDestination, problem, unknownTeams, type InvalidAttribute } from '../alert-routes/route-rules';
 import { parseJsonPath } from '../ingestion/json-path';
 import { GROUP_CONDITION_TYPES } from './group-alerts';
@@ -35,20 +36,10 @@ export const alertGroupSchema = defineResource({
       default: [],
       alwaysStored: true,
       description: 'The conditions: the alerts the group takes, and (matches_existing_alert) the properties its alerts share',
-      items: {
-        type: 'object',
-        properties: {
-          property_field_type: { type: 'string', enum: ROUTE_FIELD_TYPES, description: 'What the condition reads (decided when left out)' },
-          property_field_name: str('The attribute name, or the JSON Path into the payload'),
-          property_field_condition_type: { type: 'string', enum: GROUP_CONDITION_TYPES, description: 'The comparison' },
-          property_field_value: { type: 'string', nullable: true, description: 'A value to compare with' },
-          property_field_values: { type: 'array', nullable: true, items: { type: 'string' }, description: 'Values to compare with' },
-          alert_urgency_ids: { type: 'array', nullable: true, items: { type: 'string' }, description: 'Alert urgencies the alert must have' },
-          conditionable_type: { type: 'string', nullable: true, enum: ['AlertField'], description: 'The type of the conditionable' },
-          conditionable_id: { type: 'string', nullable: true, description: 'The alert field read' },
-          values: { type: 'array', writable: false, items: { type: 'object' }, description: 'The records the condition names (its alert urgencies)' },
-        },
-      },
+      items: conditionItem({
+        operators: GROUP_CONDITION_TYPES,
+        extra: { values: { type: 'array', writable: false, items: { type: 'object' }, description: 'The records the condition names (its alert urgencies)' } },
+      }),
     },
     attributes: {
       type: 'array',

@@ -1,12 +1,12 @@
 import { defineResource, existingIds, JsonApiError } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
-import { ROUTE_CONDITION_TYPES, ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES } from './route-alert';
+import { conditionItem } from './condition-schema';
+import { ROUTE_TARGET_TYPES } from './route-alert';
 import { checkRuleReferences, normalizeRules, ruleGraphSize, unknownIds, unknownTeams, type InvalidAttribute } from './route-rules';
 import { ASYNC_RULE_GRAPH_SIZE, deferRuleUpdate, isRuleUpdater, requireAdvancedRouting, routingSettingsOf } from './routing-settings';
 import type { RouteRule } from './route-alert';
 
 const str = (description: string) => ({ type: 'string' as const, description });
-const strings = (description: string) => ({ type: 'array' as const, nullable: true, items: { type: 'string' as const }, description });
 
 /**
  * An alert route (reference `alert_route`, spec "Alert route"): the alerts of its sources go to the
@@ -49,22 +49,7 @@ export const alertRouteSchema = defineResource({
               type: 'object',
               properties: {
                 position: { type: 'integer', description: 'The position of the condition group' },
-                conditions: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: {
-                      property_field_type: { type: 'string', enum: ROUTE_FIELD_TYPES, description: 'What the condition reads (decided when left out)' },
-                      property_field_name: { type: 'string', nullable: true, description: 'The attribute name, or the JSON Path into the payload' },
-                      property_field_condition_type: { type: 'string', enum: ROUTE_CONDITION_TYPES, description: 'The comparison (is_one_of when left out)' },
-                      property_field_value: { type: 'string', nullable: true, description: 'A value to compare with' },
-                      property_field_values: strings('Values to compare with'),
-                      alert_urgency_ids: strings('The alert urgencies the alert must have'),
-                      conditionable_type: { type: 'string', enum: ['AlertField'], nullable: true, description: 'AlertField for an alert field condition' },
-                      conditionable_id: { type: 'string', nullable: true, description: 'The alert field of an alert field condition' },
-                    },
-                  },
-                },
+                conditions: { type: 'array', items: conditionItem({ nameNullable: true }) },
               },
             },
           },

@@ -1,21 +1,17 @@
 import { defineResource, existingIds, JsonApiError } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
 import { AlertingErrorCode } from '../errors';
-import { ROUTE_CONDITION_TYPES, ROUTE_TARGET_TYPES, type AlertRoute, type RouteCondition } from './route-alert';
+import { conditionItem } from './condition-schema';
+import { ROUTE_TARGET_TYPES, type AlertRoute, type RouteCondition } from './route-alert';
 import { checkReferences, normalizeCondition, normalizeDestination, problem, unknownTeams, type InvalidAttribute } from './route-rules';
 
 const CONDITION_TYPES = ['all', 'any'] as const;
 
-const conditionItems = {
-  type: 'object' as const,
-  properties: {
-    property_field_type: { type: 'string' as const, enum: ['attribute', 'payload'], description: 'What the condition reads' },
-    property_field_name: { type: 'string' as const, description: "An attribute (summary, description, alert_urgency, external_url) or a payload JSON Path" },
-    property_field_condition_type: { type: 'string' as const, enum: ROUTE_CONDITION_TYPES, description: 'The comparison' },
-    property_field_value: { type: 'string' as const, nullable: true, description: 'A value to compare with' },
-    property_field_values: { type: 'array' as const, nullable: true, items: { type: 'string' as const }, description: 'Values to compare with' },
-  },
-};
+// The reference's routing rule condition: attribute or payload, five members.
+const conditionItems = conditionItem({
+  fieldTypes: ['attribute', 'payload'],
+  members: ['property_field_type', 'property_field_name', 'property_field_condition_type', 'property_field_value', 'property_field_values'],
+});
 
 /**
  * An alert routing rule (reference `alert_routing_rule`): the older form of routing, one rule of one
