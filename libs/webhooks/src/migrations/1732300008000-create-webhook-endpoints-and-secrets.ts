@@ -15,6 +15,8 @@ export class CreateWebhookEndpointsAndSecrets1732300008000 implements MigrationI
         secret text NOT NULL,
         custom_headers jsonb NOT NULL DEFAULT '[]',
         enabled boolean NOT NULL DEFAULT true,
+        -- Since when every attempt failed (null after a success): the dispatcher disables an endpoint failing for days.
+        failing_since timestamptz,
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL`,
       writeIndexes: { slug: 'UNIQUE organization_id, slug' },
