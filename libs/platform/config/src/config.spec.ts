@@ -88,6 +88,13 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ PAGING_POLL_MS: '0' }).pagingPollMs, 0);
   });
 
+  test('outgoing webhooks: no allowed network, a 500 ms poll (0: only when run), 10 s attempts, 64 in flight, disabled after 120 h failing', () => {
+    const c = loadConfig({});
+    assert.deepEqual([c.webhookAllowedNetworks, c.webhookPollMs, c.webhookTimeoutMs, c.webhookConcurrency, c.webhookDisableAfterHours], [[], 500, 10_000, 64, 120]);
+    const set = loadConfig({ WEBHOOK_ALLOWED_NETWORKS: ' 127.0.0.0/8, fd00::/8 ', WEBHOOK_POLL_MS: '0', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_CONCURRENCY: '8', WEBHOOK_DISABLE_AFTER_HOURS: '24' });
+    assert.deepEqual([set.webhookAllowedNetworks, set.webhookPollMs, set.webhookTimeoutMs, set.webhookConcurrency, set.webhookDisableAfterHours], [['127.0.0.0/8', 'fd00::/8'], 0, 2000, 8, 24]);
+  });
+
   test('reuses computed shifts for 5 s unless SHIFT_CACHE_TTL_MS says otherwise (0: never)', () => {
     assert.equal(loadConfig({}).shiftCacheTtlMs, 5000);
     assert.equal(loadConfig({ SHIFT_CACHE_TTL_MS: '0' }).shiftCacheTtlMs, 0);
@@ -166,6 +173,13 @@ describe('loadConfig', () => {
     ['TWILIO_API_URL', 'api.twilio.com', /TWILIO_API_URL must be an http\(s\) URL/],
     ['ACKNOWLEDGE_LINK_SECRET', 'short', /ACKNOWLEDGE_LINK_SECRET must be at least 32/],
     ['ACKNOWLEDGE_LINK_TTL_HOURS', '0', /ACKNOWLEDGE_LINK_TTL_HOURS must be between 1 and 720/],
+    ['WEBHOOK_ALLOWED_NETWORKS', '10.0.0.0/8,10.1.2.3', /WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs .*got "10\.1\.2\.3"/],
+    ['WEBHOOK_ALLOWED_NETWORKS', '10.0.0.0/33', /WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs/],
+    ['WEBHOOK_ALLOWED_NETWORKS', 'localhost/8', /WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs/],
+    ['WEBHOOK_POLL_MS', '60001', /WEBHOOK_POLL_MS must be between/],
+    ['WEBHOOK_TIMEOUT_MS', '10', /WEBHOOK_TIMEOUT_MS must be between/],
+    ['WEBHOOK_CONCURRENCY', '0', /WEBHOOK_CONCURRENCY must be between/],
+    ['WEBHOOK_DISABLE_AFTER_HOURS', '0', /WEBHOOK_DISABLE_AFTER_HOURS must be between/],
   ] as const) {
     test(`refuses ${name}=${value} with a message naming the variable`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && message.test(e.message));

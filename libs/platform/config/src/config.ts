@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { resolve } from 'node:path';
-import { brokersOf, readEnvironment } from './environment';
+import { brokersOf, listOf, readEnvironment } from './environment';
 
 /**
  * Every setting of every app, read from the environment once and validated at start-up
@@ -91,6 +91,19 @@ export interface TaprootConfig {
   acknowledgeLinkSecret: string;
   /** How long an acknowledge link works (`ACKNOWLEDGE_LINK_TTL_HOURS`). */
   acknowledgeLinkTtlHours: number;
+  /**
+   * Networks outgoing webhooks may reach although the SSRF guard refuses them otherwise (loopback,
+   * private, link-local, metadata): `WEBHOOK_ALLOWED_NETWORKS`, comma-separated CIDRs. Default none.
+   */
+  webhookAllowedNetworks: string[];
+  /** How often the webhook dispatcher looks for due deliveries (`WEBHOOK_POLL_MS`); 0: only when run (tests). */
+  webhookPollMs: number;
+  /** How long one delivery attempt may take, connect to last byte (`WEBHOOK_TIMEOUT_MS`). */
+  webhookTimeoutMs: number;
+  /** Delivery attempts in flight at once per dispatcher process (`WEBHOOK_CONCURRENCY`). */
+  webhookConcurrency: number;
+  /** An endpoint whose every attempt failed for this long is disabled (`WEBHOOK_DISABLE_AFTER_HOURS`). */
+  webhookDisableAfterHours: number;
 }
 
 export class ConfigError extends Error {
@@ -149,6 +162,11 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
       : null,
     acknowledgeLinkSecret: v.ACKNOWLEDGE_LINK_SECRET ?? createHmac('sha256', cursorSecret).update('taproot.acknowledge-link-secret.v1').digest('base64url'),
     acknowledgeLinkTtlHours: int(v.ACKNOWLEDGE_LINK_TTL_HOURS, 24),
+    webhookAllowedNetworks: v.WEBHOOK_ALLOWED_NETWORKS ? listOf(v.WEBHOOK_ALLOWED_NETWORKS) : [],
+    webhookPollMs: int(v.WEBHOOK_POLL_MS, 500),
+    webhookTimeoutMs: int(v.WEBHOOK_TIMEOUT_MS, 10_000),
+    webhookConcurrency: int(v.WEBHOOK_CONCURRENCY, 64),
+    webhookDisableAfterHours: int(v.WEBHOOK_DISABLE_AFTER_HOURS, 120),
   };
 }
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { getMetadataStorage, IsIn, IsJSON, IsOptional, Matches, MinLength, ValidateBy, validateSync, type ValidationArguments, type ValidationOptions } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -120,9 +121,30 @@ export class Environment {
   /** Holders of a link could guess a short secret offline (the link carries a MAC made with it). */
   @IsOptional() @MinLength(32, { message: 'ACKNOWLEDGE_LINK_SECRET must be at least 32 characters' }) ACKNOWLEDGE_LINK_SECRET?: string;
   @Integer(1, 720) ACKNOWLEDGE_LINK_TTL_HOURS?: string;
+
+  @IsOptional()
+  @ValidateBy(
+    { name: 'cidrList', validator: { validate: (value: unknown) => listOf(String(value)).every(isCidr) } },
+    { message: (a: ValidationArguments) => `WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs (address/prefix, e.g. 10.0.0.0/8), got "${listOf(String(a.value)).find((e) => !isCidr(e))}"` },
+  )
+  WEBHOOK_ALLOWED_NETWORKS?: string;
+
+  @Integer(0, 60000) WEBHOOK_POLL_MS?: string;
+  @Integer(100, 300_000) WEBHOOK_TIMEOUT_MS?: string;
+  @Integer(1, 10_000) WEBHOOK_CONCURRENCY?: string;
+  @Integer(1, 8760) WEBHOOK_DISABLE_AFTER_HOURS?: string;
 }
 
-export const brokersOf = (list: string) => list.split(',').map((b) => b.trim()).filter(Boolean);
+/** A comma-separated list's entries, trimmed, empty ones left out. */
+export const listOf = (list: string) => list.split(',').map((b) => b.trim()).filter(Boolean);
+export const brokersOf = listOf;
+
+/** `address/prefix`, IPv4 (prefix 0-32) or IPv6 (0-128). */
+function isCidr(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address ?? '');
+  return rest.length === 0 && version !== 0 && /^\d{1,3}$/.test(prefix ?? '') && Number(prefix) <= (version === 4 ? 32 : 128);
+}
 
 function parsedOrUndefined(json: string): unknown {
   try {
