@@ -64,17 +64,25 @@ export class ResourceListProjection implements Projection {
     const upserted = [...last.values()].filter((e) => e.type !== this.types.deleted);
     if (upserted.length === 0) return;
     const perInsert = Math.floor(MAX_PARAMETERS / columns.length);
+    const writeTable = quoteIdent(this.def.table);
     for (let start = 0; start < upserted.length; start += perInsert) {
       const values: unknown[] = [];
       const rows = upserted.slice(start, start + perInsert).map((event) => {
         const snapshot = event.payload as Record<string, unknown>;
         values.push(event.aggregate_id, event.organization_id);
+        const id = `$${values.length - 1}`;
+        const row = [id, `$${values.length}`];
         for (const [name, def] of Object.entries(attributes)) {
+          // Events carry an answered secret redacted: the read model takes it from the write table.
+          if (def.sensitive === 'answered') {
+            row.push(`(SELECT ${quoteIdent(def.column ?? name)} FROM ${writeTable} WHERE id = ${id})`);
+            continue;
+          }
           const value = snapshot[name] ?? null;
           values.push(value !== null && isJsonAttribute(def) ? JSON.stringify(value) : value);
+          row.push(`$${values.length}`);
         }
-        const o = values.length - columns.length;
-        return `(${columns.map((_, i) => `$${o + i + 1}`).join(', ')})`;
+        return `(${row.join(', ')})`;
       });
       await manager.query(`${this.upsertHead}${rows.join(', ')}${this.upsertTail}`, values);
     }

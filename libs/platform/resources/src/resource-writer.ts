@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { INTEGER_RANGE, isJsonAttribute, isUuid, JsonApiError, type AttributeDef, type ResourceObject, type ResourceSchema } from '@taproot/json-api';
+import { INTEGER_RANGE, isJsonAttribute, isUuid, JsonApiError, REDACTED, type AttributeDef, type ResourceObject, type ResourceSchema } from '@taproot/json-api';
 import { PG_ERRORS, pgErrorCode, quoteIdent } from '@taproot/persistence';
 import { domainEvent, type DomainEvent } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
@@ -36,6 +36,15 @@ function toSnapshot(schema: ResourceSchema, row: Row): Snapshot {
     snapshot[name] = value instanceof Date ? value.toISOString() : (value ?? null);
   }
   return snapshot as Snapshot;
+}
+
+/**
+ * The snapshot with its sensitive values (`AttributeDef.sensitive`) replaced by REDACTED: every one
+ * for `events`, the write-only ones for `answers`.
+ */
+function redacted(schema: ResourceSchema, snapshot: Snapshot, audience: 'events' | 'answers'): Snapshot {
+  const hidden = Object.entries(schema.attributes).filter(([name, def]) => def.sensitive && (audience === 'events' || def.sensitive === 'write-only') && snapshot[name] != null);
+  return hidden.length ? { ...snapshot, ...Object.fromEntries(hidden.map(([name]) => [name, REDACTED])) } : snapshot;
 }
 
 /** A write's answer: the snapshot as a resource object (its values are already wire values). */
@@ -232,11 +241,12 @@ export class ResourceWriter {
     return { ...input, [parent.attribute]: id };
   }
 
-  /** Loads one row of the caller's organization by uuid or slug; another tenant's id is a 404. */
-  /** A stored row as its events carry it. */
+  /** A stored row as its events carry it (sensitive values redacted). */
   snapshot(row: Row): Snapshot {
-    return toSnapshot(this.def.schema, row);
+    return redacted(this.def.schema, toSnapshot(this.def.schema, row), 'events');
   }
+
+  /** Loads one row of the caller's organization by uuid or slug; another tenant's id is a 404. */
 
   async load(manager: EntityManager, organizationId: string, id: string, forUpdate = false): Promise<Row> {
     const bySlug = !isUuid(id) && 'slug' in this.def.schema.attributes;
@@ -251,18 +261,20 @@ export class ResourceWriter {
 
   /** `previous`: the row an update changed. */
   private result(ctx: WriteContext, kind: 'created' | 'updated' | 'deleted', row: Row, previous: Row | null = null): WriteResult {
-    const snapshot = toSnapshot(this.def.schema, row);
+    const { schema } = this.def;
+    const stored = toSnapshot(schema, row);
+    const payload = redacted(schema, stored, 'events');
     const event = domainEvent({
-      type: lifecycleEvents(this.def.schema)[kind],
+      type: lifecycleEvents(schema)[kind],
       organizationId: ctx.organizationId,
-      aggregateType: this.def.schema.type,
-      aggregateId: snapshot.id,
+      aggregateType: schema.type,
+      aggregateId: stored.id,
       actor: ctx.actor,
-      payload: snapshot,
+      payload,
       occurredAt: ctx.now,
     });
-    const announced = kind === 'deleted' ? [] : (this.def.rules?.announce?.(snapshot, previous, ctx) ?? []);
-    return { snapshot, events: [event, ...announced], context: this.def.context };
+    const announced = kind === 'deleted' ? [] : (this.def.rules?.announce?.(payload, previous, ctx) ?? []);
+    return { snapshot: redacted(schema, stored, 'answers'), events: [event, ...announced], context: this.def.context };
   }
 
   /**

@@ -72,7 +72,18 @@ export interface AttributeDef {
    * `buildListSql`, which never selects it and refuses it as a filter.
    */
   virtual?: boolean;
+  /**
+   * A secret, kept out of what leaves the write table (strings only). `'answered'`: the API answers
+   * it (a webhook endpoint's signing secret, which its owner reads back) but events carry
+   * `REDACTED`, so the bus, the audit log and every consumer never see it; the read model copies it
+   * from the write table. `'write-only'`: answers, events and the read model all carry `REDACTED`
+   * (a secret's value); only the write table holds it.
+   */
+  sensitive?: 'answered' | 'write-only';
 }
+
+/** What a sensitive attribute's value is replaced with where it must not appear. */
+export const REDACTED = '********';
 
 /**
  * A name `include` takes (query/includes.ts serves it). The names are the reference's `include`
@@ -196,6 +207,9 @@ export function defineResource<S extends ResourceSchema>(schema: S): S {
   if (schema.bulk && missing.length) throw new Error(`${schema.type}: bulk operations need the attributes ${missing.join(', ')}`);
   if (schema.parent) checkParent(schema, schema.parent);
   if (schema.listFilters) checkListFilters(schema, schema.listFilters);
+  // REDACTED replaces the value: only a string keeps its declared type (and its event contract).
+  const sensitive = Object.entries(schema.attributes).find(([, def]) => def.sensitive && def.type !== 'string');
+  if (sensitive) throw new Error(`${schema.type}: the sensitive attribute ${sensitive[0]} must be a string`);
   return {
     ...schema,
     attributes: { ...schema.attributes, ...TIMESTAMP_ATTRIBUTES },
