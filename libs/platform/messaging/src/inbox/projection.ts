@@ -63,8 +63,13 @@ export class ProjectionRunner {
     private readonly bus: EventBus,
   ) {}
 
-  /** A context's own read model: applied in the transaction of every write that emits its events. */
+  /**
+   * A context's own read model: applied in the transaction of every write that emits its events.
+   * Once per name: two apps of one process (npm start's api and webhook dispatcher) both write
+   * webhook endpoints and both register their read model.
+   */
   inline(projection: Projection): void {
+    if (this.inlineProjections.some((p) => p.name === projection.name)) return;
     this.inlineProjections.push(projection);
   }
 
