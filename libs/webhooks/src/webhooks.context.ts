@@ -1,5 +1,24 @@
+import { registerEventContract } from '@taproot/messaging';
+import { registerSnapshotEvents, snapshotContract } from '@taproot/resources';
 import type { ContextDescriptor } from '@taproot/runtime';
+import { WEBHOOKS_DELIVERIES_OPENAPI } from './deliveries/webhooks-deliveries.openapi';
+import { WEBHOOKS_DELIVERY_REDELIVERED, webhooksDeliverySchema } from './deliveries/webhooks-delivery.schema';
+import { webhooksEndpointSchema } from './endpoints/webhooks-endpoint.schema';
+import { WEBHOOKS_ERRORS } from './errors';
 import { WEBHOOKS_MIGRATIONS } from './migrations';
-import { WebhooksModule } from './webhooks.module';
+import { secretSchema } from './secrets/secret.schema';
+import { WEBHOOKS_RESOURCES, WebhooksModule } from './webhooks.module';
 
-export const WEBHOOKS_CONTEXT: ContextDescriptor = { name: 'webhooks', module: WebhooksModule, migrations: WEBHOOKS_MIGRATIONS, resources: [] };
+export const WEBHOOKS_CONTEXT: ContextDescriptor = {
+  name: 'webhooks',
+  module: WebhooksModule,
+  migrations: WEBHOOKS_MIGRATIONS,
+  resources: WEBHOOKS_RESOURCES.map((d) => d.schema),
+  openapi: { schemas: {}, paths: WEBHOOKS_DELIVERIES_OPENAPI.paths },
+  errors: WEBHOOKS_ERRORS,
+  registerEventContracts() {
+    registerSnapshotEvents(webhooksEndpointSchema);
+    registerSnapshotEvents(secretSchema);
+    registerEventContract(WEBHOOKS_DELIVERY_REDELIVERED, 1, snapshotContract(webhooksDeliverySchema));
+  },
+};

@@ -15,10 +15,15 @@ export function created(res: TestResponse) {
   return res.body.data;
 }
 
-/** Types of the events written for a record, in order (the outbox keeps them an hour). */
-export async function outboxTypes(api: TestApi, aggregateId: string): Promise<string[]> {
+/** The events written for a record, in order (the outbox keeps them an hour). */
+export async function outboxEvents(api: TestApi, aggregateId: string): Promise<DomainEvent[]> {
   const rows = (await api.runtime.dataSource.query('SELECT event FROM outbox WHERE aggregate_id = $1 ORDER BY seq', [aggregateId])) as { event: DomainEvent }[];
-  return rows.map((r) => r.event.type);
+  return rows.map((r) => r.event);
+}
+
+/** Types of the events written for a record, in order. */
+export async function outboxTypes(api: TestApi, aggregateId: string): Promise<string[]> {
+  return (await outboxEvents(api, aggregateId)).map((e) => e.type);
 }
 
 /** A key whose role runs incidents but may not read private ones (the seeded roles all read them). */
