@@ -12,6 +12,7 @@ import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import { eventually, startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
 import { servedRoutes, type Route } from './support/routes';
 import { weeklySchedule } from './support/schedules';
+import { seedDelivery } from './support/webhook-deliveries';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -62,6 +63,8 @@ const FALLBACK_ATTRIBUTES: Record<string, Record<string, unknown>> = {
   user_notification_rules: { user_device_id: null },
   // A level's path is one of its policy (none here); its targets' ids name records, a channel's is free.
   escalation_levels: { escalation_policy_path_id: null, notification_target_params: [{ id: 'C06Q2JK7RQW', type: 'slack_channel' }] },
+  // A receiver's absolute URL (the marker goes in the name).
+  webhooks_endpoints: { url: 'https://receiver.example.test/hooks' },
 };
 
 /**
@@ -236,6 +239,10 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     assert.equal((await eventually(status, (res) => res.body.data?.attributes?.status === 'completed')).body.data.attributes.status, 'completed');
     return { id: requestId, carried: false };
   };
+  // A secret's name is an identifier (no '-'), its value never shown: known by its first read.
+  SEEDERS['/v1/secrets'] = async (_organizationId, marker, org) => ({ id: await make(org, '/v1/secrets', 'secrets', { name: marker.replaceAll('-', '_'), secret: marker }), carried: false });
+  // Deliveries are written by the webhook dispatcher alone: one to the organization's endpoint, its body carrying the marker.
+  SEEDERS['/v1/webhooks/deliveries'] = async (organizationId, marker, org) => seedDelivery(api, organizationId, (await recordIn(org, '/v1/webhooks/endpoints')).id, { payload: JSON.stringify({ marker }) });
   SEEDERS['/v1/heartbeats'] = async (_organizationId, marker, org) => {
     const team = await make(org, '/v1/teams', 'groups', { name: `${marker} team` });
     const attributes = { name: marker, alert_summary: marker, interval: 5, interval_unit: 'minutes', notification_target_type: 'Group', notification_target_id: team };

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
 import { created, errorCodes, ids, outboxEvents, unique } from './support/json-api';
+import { seedDelivery, type SeededDelivery } from './support/webhook-deliveries';
 
 type Attributes = Record<string, unknown>;
 
@@ -20,41 +21,8 @@ const send = (method: string, path: string, body?: unknown, token = org.token) =
 const endpoint = async (token = org.token) =>
   created(await send('POST', '/v1/webhooks/endpoints', { data: { type: 'webhooks_endpoints', attributes: { name: unique('Receiver'), url: 'https://receiver.example.test/in' } } }, token)).id as string;
 
-interface Delivery {
-  status?: string;
-  event_type?: string;
-  created_at?: string;
-  delivered_at?: string | null;
-  attempts?: number;
-  error?: string | null;
-  response_status?: number | null;
-}
-
-/** A delivery row as the dispatcher writes it (its table; the API only reads it and puts it back in line): its id. */
-async function delivery(organizationId: string, endpointId: string, d: Delivery = {}): Promise<string> {
-  const id = randomUUID();
-  const createdAt = d.created_at ?? new Date().toISOString();
-  await api.runtime.dataSource.query(
-    `INSERT INTO webhooks_deliveries (id, organization_id, endpoint_id, event_id, event_type, payload, status, attempts, next_attempt_at, leased_until, response_status, response_body, error, last_attempt_at, delivered_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10, 'body', $11, $12, $13, $12, $12)`,
-    [
-      id,
-      organizationId,
-      endpointId,
-      randomUUID(),
-      d.event_type ?? 'incident.created',
-      JSON.stringify({ event: { id, type: d.event_type ?? 'incident.created' } }),
-      d.status ?? 'failed',
-      d.attempts ?? 3,
-      d.status === 'pending' ? new Date(Date.now() + 60_000).toISOString() : null,
-      'response_status' in d ? d.response_status : 500,
-      'error' in d ? d.error : 'answered 500',
-      createdAt,
-      d.delivered_at ?? null,
-    ],
-  );
-  return id;
-}
+/** A delivery of the organization's, as the dispatcher writes it. */
+const delivery = (organizationId: string, endpointId: string, d?: SeededDelivery) => seedDelivery(api, organizationId, endpointId, d);
 
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
@@ -75,14 +43,16 @@ describe('webhook deliveries', () => {
     assert.deepEqual(ids(all), [fresh, retrying, failed, old], 'newest first');
     assert.equal(all.body.meta.total_count, 4);
     assert.deepEqual(ids(await list('', `/v1/webhooks/endpoints/${a}/deliveries`)), [failed, old]);
-    assert.deepEqual(ids(await list('?filter[status]=delivered')), [fresh, old]);
-    assert.deepEqual(ids(await list('?filter[status]=failed,retrying')), [retrying, failed]);
+    // The hosted API's words: delivered is success, waiting for a retry is pending.
+    assert.deepEqual(all.body.data.map((d: { attributes: Attributes }) => d.attributes.status), ['success', 'pending', 'failed', 'success']);
+    assert.deepEqual(ids(await list('?filter[status]=success')), [fresh, old]);
+    assert.deepEqual(ids(await list('?filter[status]=failed,pending')), [retrying, failed]);
     assert.deepEqual(ids(await list('?filter[event_type]=alert.created')), [retrying]);
     assert.deepEqual(ids(await list(`?filter[endpoint_id]=${b}`)), [fresh, retrying]);
     assert.deepEqual(ids(await list(`?filter[created_at][gte]=${daysAgo(2.5)}&filter[created_at][lt]=${daysAgo(0.5)}`)), [retrying, failed]);
     assert.deepEqual(ids(await list(`?filter[delivered_at][gte]=${daysAgo(1)}`)), [fresh]);
     assert.deepEqual(ids(await list('?filter[delivered_at][null]=true')), [retrying, failed]);
-    assert.deepEqual(ids(await list('?filter[status]=delivered', `/v1/webhooks/endpoints/${b}/deliveries`)), [fresh]);
+    assert.deepEqual(ids(await list('?filter[status]=success', `/v1/webhooks/endpoints/${b}/deliveries`)), [fresh]);
     assert.deepEqual(ids(await list('?sort=created_at')), [old, failed, retrying, fresh]);
 
     const first = await list('?page[size]=2');
@@ -92,9 +62,11 @@ describe('webhook deliveries', () => {
     const byCursor = await list(`?page[size]=2&page[after]=${encodeURIComponent(first.body.meta.next_cursor)}`);
     assert.deepEqual(ids(byCursor), [failed, old]);
 
-    const bad = await list('?filter[status]=lost');
-    assert.equal(bad.status, 400);
-    assert.equal(bad.body.errors[0].source.parameter, 'filter[status]');
+    for (const status of ['lost', 'delivered', 'retrying']) {
+      const bad = await list(`?filter[status]=${status}`);
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.errors[0].source.parameter, 'filter[status]');
+    }
   });
 
   test('a delivery answers every member, null when empty', async () => {

@@ -11,5 +11,5 @@ export { webhooksEndpointDefinition, webhooksEndpointSchema } from './endpoints/
 export { customHeaderProblems, isReservedWebhookHeader, MissingSecretError, renderHeaderValue, RESERVED_WEBHOOK_HEADERS, secretNamesIn, type CustomHeader } from './endpoints/custom-headers';
 export { secretDefinition, secretSchema } from './secrets/secret.schema';
 export { secretValues } from './secrets/secret-values';
-export { WEBHOOK_DELIVERY_STATUSES, WEBHOOKS_DELIVERY_REDELIVERED, webhooksDeliveryDefinition, webhooksDeliverySchema } from './deliveries/webhooks-delivery.schema';
+export { WEBHOOKS_DELIVERY_REDELIVERED, webhooksDeliveryDefinition, webhooksDeliverySchema } from './deliveries/webhooks-delivery.schema';
 export { WebhooksErrorCode } from './errors';

@@ -7,20 +7,20 @@ import { webhooksDeliveryDefinition } from './deliveries/webhooks-delivery.schem
 import { webhooksEndpointDefinition } from './endpoints/webhooks-endpoint.schema';
 import { secretDefinition } from './secrets/secret.schema';
 
-/** The resources with a read model of their own; deliveries are read from the dispatcher's table. */
-const WEBHOOKS_READ_MODELS = [webhooksEndpointDefinition, secretDefinition];
-export const WEBHOOKS_RESOURCES = [...WEBHOOKS_READ_MODELS, webhooksDeliveryDefinition];
+/** The resources on the generic path, each with its read model. */
+const CRUD_RESOURCES = [webhooksEndpointDefinition, secretDefinition];
+/** Every declared resource; deliveries are read from the dispatcher's table by their own controller. */
+export const WEBHOOKS_RESOURCES = [...CRUD_RESOURCES, webhooksDeliveryDefinition];
 
 /** The webhooks bounded context's API: endpoints, secrets and deliveries (docs/webhooks.md). */
 @Module({
-  // The redeliver route first: `/v1/webhooks/deliveries/{id}/deliver` is its own.
-  controllers: [WebhooksDeliveriesController, ...WEBHOOKS_RESOURCES.map((definition) => resourceController(definition))],
+  controllers: [...CRUD_RESOURCES.map((definition) => resourceController(definition)), WebhooksDeliveriesController],
   providers: [RedeliverWebhookDeliveryHandler],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}
 
   onModuleInit(): void {
-    for (const definition of WEBHOOKS_READ_MODELS) this.projections.inline(new ResourceListProjection(definition));
+    for (const definition of CRUD_RESOURCES) this.projections.inline(new ResourceListProjection(definition));
   }
 }

@@ -21,12 +21,14 @@ export class RedeliverWebhookDeliveryHandler extends ResourceWriteHandler {
         enabled: boolean;
       }[];
       if (!endpoint.enabled) throw new WebhooksError(WebhooksErrorCode.EndpointDisabled, `endpoint is disabled: enable webhook endpoint '${endpoint.name}' (${String(current.endpoint_id)}) before redelivering its deliveries`);
-      // TypeORM answers an UPDATE with [rows, rowCount].
-      const [rows] = (await ctx.manager.query(
-        "UPDATE webhooks_deliveries SET status = 'pending', next_attempt_at = $3, leased_until = NULL, updated_at = $3 WHERE id = $1 AND organization_id = $2 RETURNING *",
-        [current.id, ctx.organizationId, ctx.now],
-      )) as [Record<string, unknown>[], number];
-      const snapshot = writer.snapshot(rows[0]);
+      await ctx.manager.query("UPDATE webhooks_deliveries SET status = 'pending', next_attempt_at = $3, leased_until = NULL, updated_at = $3 WHERE id = $1 AND organization_id = $2", [
+        current.id,
+        ctx.organizationId,
+        ctx.now,
+      ]);
+      // As the API serves it (the read view's status).
+      const [served] = (await ctx.manager.query('SELECT * FROM webhooks_deliveries_read WHERE id = $1', [current.id])) as Record<string, unknown>[];
+      const snapshot = writer.snapshot(served);
       const event = domainEvent({ type: WEBHOOKS_DELIVERY_REDELIVERED, organizationId: ctx.organizationId, aggregateType: c.definition.schema.type, aggregateId: snapshot.id, actor: ctx.actor, payload: snapshot, occurredAt: ctx.now });
       return keep({ snapshot, events: [event] });
     });
