@@ -140,7 +140,7 @@ export const listOf = (list: string) => list.split(',').map((b) => b.trim()).fil
 export const brokersOf = listOf;
 
 /** `address/prefix`, IPv4 (prefix 0-32) or IPv6 (0-128). */
-function isCidr(entry: string): boolean {
+export function isCidr(entry: string): boolean {
   const [address, prefix, ...rest] = entry.split('/');
   const version = isIP(address ?? '');
   return rest.length === 0 && version !== 0 && /^\d{1,3}$/.test(prefix ?? '') && Number(prefix) <= (version === 4 ? 32 : 128);

@@ -1,3 +1,4 @@
 export * from './config';
+export { isCidr } from './environment';
 export * from './logger';
 export * from './clock';
