@@ -2,7 +2,7 @@
 Drives the hosted API's Python SDK (PyPI `rootly`, module `rootly_sdk`) against a running Taproot
 and writes a JSON report of every call it made (to stdout, or to --report).
 
-    python rootly_sdk_check.py --base-url http://127.0.0.1:3000 --token <key> [--spare-user-id <id>] [--report <file>]
+    python rootly_sdk_check.py --base-url http://127.0.0.1:3000 --token <key> [--spare-user-id <id>] [--webhook-delivery <id>] [--report <file>]
 
 Each served operation (GET /v1/openapi.json) is matched to the SDK's call with the same method and
 path, so the served operationIds need not be the reference's. The scenario creates first (bodies
@@ -12,7 +12,8 @@ model the SDK parsed the answer into, and the error when the SDK could not parse
 raises on a status the SDK does not document, so a parsed answer of None means the SDK declares no
 body for that status. `--spare-user-id` names a user the scenario may delete (the API cannot create
 one); `--verify-email ID TOKEN` an e-mail address and the verification token its mail would carry
-(minted outside the API, as the mailer does).
+(minted outside the API, as the mailer does); `--webhook-delivery` a webhook delivery to read and
+redeliver (the dispatcher writes deliveries, no API creates one).
 """
 
 from __future__ import annotations
@@ -177,7 +178,7 @@ def iso(delta: timedelta = timedelta()) -> str:
     return (datetime.now(timezone.utc) + delta).isoformat()
 
 
-def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None = None) -> None:
+def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None = None, webhook_delivery: str | None = None) -> None:
     run = uuid.uuid4().hex[:8]
 
     user = ident(c.call("getCurrentUser"))
@@ -357,6 +358,21 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
             user_id=user,
         )
     )
+    # Outgoing webhooks: a secret a custom header of the endpoint names.
+    secret_name = f"SDK_TOKEN_{run}"
+    secret = ident(c.call("createSecret", doc("secrets", name=secret_name, secret="receiver-token", kind="built_in")))
+    webhooks_endpoint = ident(
+        c.call(
+            "createWebhooksEndpoint",
+            doc(
+                "webhooks_endpoints",
+                name=f"SDK endpoint {run}",
+                url="https://receiver.example.test/rootly",
+                event_types=["incident.created", "alert.created"],
+                custom_headers=[{"name": "Authorization", "value": f"Bearer {{{{ secrets.{secret_name} }}}}"}],
+            ),
+        )
+    )
     for operation, type_ in (
         ("bulkUpsertGroups", "teams"),
         ("bulkUpsertServices", "services"),
@@ -405,6 +421,9 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("listAlerts", "getAlert", "updateAlert", alert, "alerts", {"description": "Seen by the SDK"}),
         ("listSchedules", "getSchedule", "updateSchedule", schedule, "schedules", {"description": "Follows the sun", "shift_report_day_of_week": "friday"}),
         ("listEscalationPolicies", "getEscalationPolicy", "updateEscalationPolicy", escalation_policy, "escalation_policies", {"repeat_count": 2, "business_hours": None}),
+        # update_secret requires the name; a new value under it (headers name it, so it is not renamed).
+        ("listSecrets", "getSecret", "updateSecret", secret, "secrets", {"name": secret_name, "secret": "receiver-token-2"}),
+        ("listWebhooksEndpoints", "getWebhooksEndpoint", "updateWebhooksEndpoint", webhooks_endpoint, "webhooks_endpoints", {"name": f"SDK endpoint {run} renamed", "enabled": False}),
     ):
         c.call(list_op)
         c.call(get_op, id=id_)
@@ -455,6 +474,11 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     c.call("listOncalls", include="user", since=iso(), until=iso(timedelta(days=7)), time_zone="Europe/London", filterescalation_policy_ids=escalation_policy)
     c.call("listShiftCoverageRequests", schedule_id=schedule)
     c.call("getShiftCoverageRequest", id=coverage_request)
+    # A delivery the test seeded (its endpoint's own): read, listed under its endpoint, redelivered.
+    delivery = c.call("getWebhooksDelivery", id=webhook_delivery) if webhook_delivery else None
+    delivery_endpoint = getattr(getattr(getattr(delivery, "data", None), "attributes", None), "endpoint_id", None)
+    c.call("listWebhooksDeliveries", endpoint_id=delivery_endpoint)
+    c.call("deliverWebhooksDelivery", id=webhook_delivery)
     c.call("listAllIncidentActionItems")
     c.call("listAllAlertEvents")
 
@@ -528,6 +552,9 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("deleteAlertRoute", alert_route),
         ("deleteHeartbeat", heartbeat),
         ("deleteAlertsSource", source),
+        # The endpoint first: its custom header names the secret.
+        ("deleteWebhooksEndpoint", webhooks_endpoint),
+        ("deleteSecret", secret),
         ("deleteAlertField", alert_field),
         ("deleteAlertUrgency", urgency),
         ("deleteGroup", team),
@@ -572,10 +599,11 @@ def main() -> int:
     parser.add_argument("--token", required=True)
     parser.add_argument("--spare-user-id", help="a user the scenario may delete")
     parser.add_argument("--verify-email", nargs=2, metavar=("ID", "TOKEN"), help="an e-mail address and a token that verifies it")
+    parser.add_argument("--webhook-delivery", help="a webhook delivery to read and redeliver")
     parser.add_argument("--report", help="the file to write the report to (default stdout)")
     args = parser.parse_args()
     check = Check(args.base_url.rstrip("/"), args.token)
-    scenario(check, args.spare_user_id, args.verify_email)
+    scenario(check, args.spare_user_id, args.verify_email, args.webhook_delivery)
     report = json.dumps(check.report(), indent=2) + "\n"
     if args.report:
         with open(args.report, "w", encoding="utf-8") as file:
