@@ -40,6 +40,7 @@ describe('consumer contracts across apps', () => {
       'taproot.incidents publishes incident.resolved without aggregate_id as the audit log relies on it (string expected, missing)',
       'taproot.incidents publishes incident.resolved without payload as the audit log relies on it (object expected, string)',
       'taproot.incidents publishes incident.resolved without aggregate_id as the webhook dispatcher relies on it (string expected, missing)',
+      'taproot.incidents publishes incident.resolved without payload as the webhook dispatcher relies on it (object expected, string)',
     ]);
   });
 });

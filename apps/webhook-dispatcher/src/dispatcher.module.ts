@@ -1,7 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CONTEXT_TOPICS, registerEventContracts } from '@taproot/contexts';
 import { PlatformModule, type Runtime } from '@taproot/runtime';
-import { DomainEventLogConsumer } from './domain-event-log.consumer';
+import { WebhookDeliveryModule } from '@taproot/webhooks';
+import { WebhookFanOutConsumer } from './webhook-fan-out.consumer';
 
 @Module({})
 export class DispatcherModule {
@@ -10,8 +11,8 @@ export class DispatcherModule {
     registerEventContracts();
     return {
       module: DispatcherModule,
-      imports: [PlatformModule.forRuntime(runtime, CONTEXT_TOPICS)],
-      providers: [DomainEventLogConsumer],
+      imports: [PlatformModule.forRuntime(runtime, CONTEXT_TOPICS), WebhookDeliveryModule],
+      providers: [WebhookFanOutConsumer],
     };
   }
 }

@@ -1,2 +1,2 @@
 export { startDispatcher } from './start-dispatcher';
-export { DISPATCHER_CONSUMER, DISPATCHER_CONTRACT } from './domain-event-log.consumer';
+export { DISPATCHER_CONSUMER, DISPATCHER_CONTRACT } from './webhook-fan-out.consumer';

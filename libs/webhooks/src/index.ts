@@ -4,6 +4,7 @@ export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event-type
 export type { WebhookAttemptOutcome, WebhookRequest, WebhookSender } from './delivery/webhook-sender';
 export { createGuardedSender, type GuardedSenderOptions, type ResolveAll } from './delivery/guarded-sender';
 export { createAddressGuard, type AddressGuard } from './delivery/address-guard';
+export { WebhookDeliveryModule } from './delivery/webhook-delivery.module';
 export { WebhookDeliveryEngine, WEBHOOK_SENDER, type AttemptStart } from './delivery/delivery-engine';
 export type { LeasedDelivery } from './delivery/delivery-store';
 export { WEBHOOKS_ENDPOINT_DISABLED } from './delivery/endpoint-disabler';

@@ -252,7 +252,9 @@ export async function changeAlert(writer: ResourceWriter, ctx: WriteContext, kee
     extra.push({ type: t.event, payload });
   }
   if (moved && (t.paging === 'cancel' || t.paging === 'defer')) extra.push({ type: ALERT_EVENTS.pagingCancelled, payload: { previous_status: from } });
-  const alert = announce(ctx, await writer.update(ctx, String(current.id), changes), extra, keep, urgencyChange(current, changes));
+  // A snooze's alert.updated says how long, as alert.snoozed does (spec Events 4: the snooze duration in webhooks).
+  const snoozed = moved && t.delayMinutes !== undefined ? { delay_minutes: t.delayMinutes } : {};
+  const alert = announce(ctx, await writer.update(ctx, String(current.id), changes), extra, keep, { ...urgencyChange(current, changes), ...snoozed });
   if (moved) {
     const how = resolution?.message ? `: ${resolution.message}` : '';
     const details = t.delayMinutes === undefined ? `Alert ${from} → ${t.status}${how}` : `Alert snoozed for ${t.delayMinutes} minutes`;

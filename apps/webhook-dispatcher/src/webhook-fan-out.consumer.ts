@@ -1,0 +1,53 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { applyBatchOnce, EVENT_BUS, EVENT_TOPICS, type ConsumerContract, type DomainEvent, type EventBus } from '@taproot/messaging';
+import { DELIVERABLE_DOMAIN_EVENTS, webhookEventTypeOf, WebhookDeliveryEngine, type LeasedDelivery } from '@taproot/webhooks';
+import { DataSource } from 'typeorm';
+
+export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
+
+/**
+ * What the dispatcher reads of the events it takes (its consumer contract): of every event, what
+ * decides whether it is delivered; of those that may be, what the webhook body is made of.
+ */
+export const DISPATCHER_CONTRACT: ConsumerContract = {
+  consumer: 'the webhook dispatcher',
+  rules: [
+    { types: /./, fields: ['id:string', 'type:string'] },
+    { types: DELIVERABLE_DOMAIN_EVENTS, fields: ['organization_id:string', 'occurred_at:string', 'aggregate_type:string', 'aggregate_id:string', 'actor.kind:string', 'payload:object'] },
+  ],
+};
+
+/**
+ * Turns every context's events into webhook deliveries (docs/webhook-delivery.md): the events
+ * that are delivered at all go through the inbox once each, and in the same transaction become
+ * one delivery per subscribed endpoint, leased to this process; after the commit they are handed
+ * to the engine at once.
+ */
+@Injectable()
+export class WebhookFanOutConsumer implements OnApplicationBootstrap {
+  constructor(
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    /** Every context's topic. */
+    @Inject(EVENT_TOPICS) private readonly topics: readonly string[],
+    private readonly dataSource: DataSource,
+    private readonly engine: WebhookDeliveryEngine,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.bus.subscribe({
+      groupId: DISPATCHER_CONSUMER,
+      topics: [...this.topics],
+      handler: (events) => this.handle(events),
+    });
+  }
+
+  async handle(events: DomainEvent[]): Promise<void> {
+    let leased: LeasedDelivery[] = [];
+    // Events never delivered need no inbox row: nothing is done with them.
+    const deliverable = events.filter((event) => webhookEventTypeOf(event) !== null);
+    await applyBatchOnce(this.dataSource, DISPATCHER_CONSUMER, deliverable, async (fresh, manager) => {
+      leased = await this.engine.fanOut(manager, fresh);
+    });
+    this.engine.send(leased);
+  }
+}
