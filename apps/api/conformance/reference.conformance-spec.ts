@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
 import { unique as named } from '../test/support/json-api';
+import { seedDelivery } from '../test/support/webhook-deliveries';
 import {
   REFERENCE_OPENAPI_PATH,
   referenceValidator,
@@ -109,7 +110,8 @@ function referenceDocument(r: ReferenceResource, schemaName: string, variant: 'c
     pick: (pointer, schema) => {
       const m = ATTRIBUTE.exec(pointer);
       if (!m) return undefined;
-      if (m[1] === 'name') return `${r.singular} ${variant} ${unique}`;
+      // A resource whose names must be identifiers (secrets) picks its own.
+      if (m[1] === 'name') return r.pick?.('name', schema, variant) ?? `${r.singular} ${variant} ${unique}`;
       if (options.nulls && schema.nullable === true) return undefined;
       const picked = r.pick?.(m[1], schema, variant);
       if (picked !== undefined) return picked;
@@ -1087,4 +1089,78 @@ describeReferenceConformance({
     'interval=0': 'minimum 1: a ping is awaited for some time',
     ...INT4('interval'),
   },
+});
+
+/** Outgoing webhooks (docs/webhooks.md): endpoints, the secrets their headers name, and deliveries. */
+describeReferenceConformance({
+  type: 'webhooks_endpoints',
+  path: '/v1/webhooks/endpoints',
+  singular: 'webhooks_endpoint',
+  // A receiver's URL; header names are HTTP tokens (the sample's have spaces).
+  pick: (name, _schema, variant) => {
+    if (name === 'url') return `https://receiver.example.test/${variant}`;
+    if (name === 'custom_headers') return [{ name: 'X-Team', value: variant === 'create' ? 'payments' : 'billing' }];
+    return undefined;
+  },
+  knownStricter: {
+    ...NAMED,
+    ...STRICTER('url', 'an absolute http or https URL (the SSRF guard is at send time)'),
+    'secret=""': 'minLength 1: an empty key signs nothing',
+  },
+});
+
+const WRITE_ONLY = 'write-only: answered as ********';
+const NO_VAULT = 'Taproot has no HashiCorp Vault connection: answered with its default, a sent value is ignored';
+describeReferenceConformance({
+  type: 'secrets',
+  path: '/v1/secrets',
+  singular: 'secret',
+  // Names are identifiers ({{ secrets.NAME }}), unique in the organization.
+  pick: (name, _schema, variant) => (name === 'name' ? `${variant}_${randomUUID().slice(0, 8)}` : undefined),
+  refusedEnumValue: (name, value) => (name === 'kind' && value === 'hashicorp_vault' ? NO_VAULT : undefined),
+  outputOnly: { secret: WRITE_ONLY, hashicorp_vault_mount: NO_VAULT, hashicorp_vault_path: NO_VAULT, hashicorp_vault_version: NO_VAULT },
+  knownStricter: {
+    'name=""': 'an identifier: letters, digits and _, not starting with a digit',
+    'name=<10000 chars>': 'maxLength 255',
+    'secret=""': 'minLength 1',
+    'secret=<10000 chars>': 'maxLength 8192: it is sent in a header value',
+  },
+});
+
+describe('webhooks_deliveries conform to the reference', () => {
+  let api: TestApi;
+  let org: TestOrganization;
+  before(async () => {
+    api = await startTestApi();
+    org = await api.newOrganization();
+  });
+  after(() => api?.close());
+
+  test('lists (under the endpoint and across endpoints), get and deliver answer webhooks_delivery_list and webhooks_delivery_response', async () => {
+    const endpoint = await made(api, org, '/v1/webhooks/endpoints', 'webhooks_endpoints', { name: named('Receiver'), url: 'https://receiver.example.test/in' });
+    // Deliveries are written by the dispatcher: seeded in each state it leaves them.
+    const ids = [
+      await seedDelivery(api, org.organizationId, endpoint, { status: 'delivered', delivered_at: new Date().toISOString(), response_status: 200, error: null }),
+      await seedDelivery(api, org.organizationId, endpoint, { status: 'retrying' }),
+      await seedDelivery(api, org.organizationId, endpoint, { status: 'failed', response_status: null, error: 'connection refused' }),
+      await seedDelivery(api, org.organizationId, endpoint, { status: 'pending', attempts: 0, response_status: null, error: null }),
+    ];
+    const send = (method: string, path: string) => api.request(method, path, { token: org.token });
+    for (const path of [`/v1/webhooks/endpoints/${endpoint}/deliveries`, '/v1/webhooks/deliveries', '/v1/webhooks/deliveries?page[size]=2&filter[status]=pending']) {
+      const list = await send('GET', path);
+      assertStatus(list, 200, `GET ${path}`);
+      validateAgainstReference('webhooks_delivery_list', list.body, `GET ${path} 200`);
+    }
+    for (const id of ids) {
+      const one = await send('GET', `/v1/webhooks/deliveries/${id}`);
+      assertStatus(one, 200, 'GET /v1/webhooks/deliveries/{id}');
+      validateAgainstReference('webhooks_delivery_response', one.body, 'GET /v1/webhooks/deliveries/{id} 200');
+    }
+    const delivered = await send('POST', `/v1/webhooks/deliveries/${ids[2]}/deliver`);
+    assertStatus(delivered, 200, 'POST /v1/webhooks/deliveries/{id}/deliver');
+    validateAgainstReference('webhooks_delivery_response', delivered.body, 'POST /v1/webhooks/deliveries/{id}/deliver 200');
+    const missing = await send('GET', `/v1/webhooks/deliveries/${randomUUID()}`);
+    assertStatus(missing, 404, 'GET an unknown delivery');
+    validateAgainstReference('errors_list', missing.body, 'GET /v1/webhooks/deliveries/{id} 404');
+  });
 });
