@@ -54,7 +54,6 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
   private readonly attemptListeners: ((start: AttemptStart) => void)[] = [];
   /** Shutting down: new deliveries are left to their lease (another process, or this one after a restart). */
   private closing = false;
-  private stopped = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -91,7 +90,6 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
     await this.loop.stop();
     // What is in flight is recorded; what waits keeps its lease and comes back when it ends.
     await this.idle();
-    this.stopped = true;
     await this.sender.close();
   }
 
@@ -233,8 +231,12 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
       } catch (error) {
         failures++;
         if (failures === 1 || failures % 20 === 0) this.logger.warn({ err: error, outcomes: batch.length, failures }, 'recording webhook attempts failed; retrying');
-        // Unrecorded, a delivery comes back when its lease ends and is attempted again (at least once).
-        if (this.stopped) return;
+        // Unrecorded, a delivery comes back when its lease ends and is attempted again (at least
+        // once): a process shutting down does not wait for the database.
+        if (this.closing) {
+          this.outcomes.length = 0;
+          return;
+        }
         this.outcomes.unshift(...batch);
         await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_FLUSH_BACKOFF_MS, 100 * 2 ** failures)).unref());
       }
