@@ -117,6 +117,15 @@ describe('webhook delivery', () => {
     assert.equal(w.receiver.at(endpoint.url).length, 1, 'nothing was sent');
   });
 
+  test('an address the guard refuses is a failed attempt like others, the guard\'s words in its error, retried', async () => {
+    const endpoint = await w.endpoint({ url: 'http://10.255.255.1/hooks', event_types: ['incident.created'] });
+    await w.incident();
+    const [blocked] = await w.settled(endpoint.id, 1);
+    assert.deepEqual([blocked.status, blocked.attempts, blocked.response_status], ['retrying', 1, null]);
+    assert.match(String(blocked.error), /^refused: 10\.255\.255\.1 is a private address/);
+    assert.ok(blocked.next_attempt_at !== null);
+  });
+
   test('a redelivered delivery is sent again with the same webhook-id and body', async () => {
     const endpoint = await w.endpoint({ url: w.receiver.path('redelivery'), event_types: ['incident.created'] });
     await w.incident();
