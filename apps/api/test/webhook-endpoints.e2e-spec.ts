@@ -1,5 +1,6 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
+import { hasEventContract } from '@taproot/messaging';
 import { eventually, startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
 import { created, errorCodes, outboxEvents, pointers, unique } from './support/json-api';
 
@@ -75,6 +76,11 @@ describe('webhook endpoints', () => {
     const rows = audits.body.data.filter((d: { attributes: Attributes }) => d.attributes.item_id === id);
     assert.ok(!JSON.stringify(rows).includes(String(attributes.secret)), JSON.stringify(rows));
     assert.equal((await send('GET', `/v1/webhooks/endpoints/${id}`)).body.data.attributes.secret, attributes.secret, 'still answered in full');
+  });
+
+  test("the webhooks context's events have payload contracts, the dispatcher's webhooks_endpoint.disabled included", () => {
+    const types = ['webhooks_endpoint.created', 'webhooks_endpoint.updated', 'webhooks_endpoint.deleted', 'webhooks_endpoint.disabled', 'secret.created', 'secret.updated', 'secret.deleted', 'webhooks_delivery.redelivered'];
+    assert.deepEqual(types.filter((type) => !hasEventContract(type)), []);
   });
 
   test('url, event types and the name are checked (422 naming each), nothing written', async () => {

@@ -3,6 +3,7 @@ import { registerSnapshotEvents, snapshotContract } from '@taproot/resources';
 import type { ContextDescriptor } from '@taproot/runtime';
 import { WEBHOOKS_DELIVERIES_OPENAPI } from './deliveries/webhooks-deliveries.openapi';
 import { WEBHOOKS_DELIVERY_REDELIVERED, webhooksDeliverySchema } from './deliveries/webhooks-delivery.schema';
+import { WEBHOOKS_ENDPOINT_DISABLED } from './delivery/endpoint-disabler';
 import { webhooksEndpointSchema } from './endpoints/webhooks-endpoint.schema';
 import { WEBHOOKS_ERRORS } from './errors';
 import { WEBHOOKS_MIGRATIONS } from './migrations';
@@ -17,7 +18,8 @@ export const WEBHOOKS_CONTEXT: ContextDescriptor = {
   openapi: { schemas: {}, paths: WEBHOOKS_DELIVERIES_OPENAPI.paths },
   errors: WEBHOOKS_ERRORS,
   registerEventContracts() {
-    registerSnapshotEvents(webhooksEndpointSchema);
+    // The dispatcher's announcement of a disabled endpoint: the snapshot and why (docs/webhook-delivery.md).
+    registerSnapshotEvents(webhooksEndpointSchema, [WEBHOOKS_ENDPOINT_DISABLED]);
     registerSnapshotEvents(secretSchema);
     registerEventContract(WEBHOOKS_DELIVERY_REDELIVERED, 1, snapshotContract(webhooksDeliverySchema));
   },
