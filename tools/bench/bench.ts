@@ -29,6 +29,8 @@
  *                   time per shift for 365 days vs 7 days (shifts.ts)
  *      paging       POST /v1/alerts paging a policy at 100/s, open loop: POST to the level-1 e-mail at a
  *                   real SMTP server, p99; level-2 lateness with 10,000 paging alerts vs 100 (paging.ts)
+ *      webhooks     outgoing webhooks to a local receiver: events committed at 200/s, commit to first
+ *                   attempt p99; deliveries/s vs raw POSTs of the same client and concurrency (webhooks.ts)
  *      startup      the whole system as `npm start` runs it (built JavaScript) and as `npm run
  *                   start:dev` does (the register): time to the three apps' /readyz and RSS after
  *                   20 s idle, medians of BENCH_STARTUP_ROUNDS (default 3) starts each (startup.ts)
@@ -45,10 +47,13 @@
  *   BENCH_INCIDENTS      incidents to seed (default 1000000, at least 50000)
  *   BENCH_ALERT_RATE     alerts offered per second to each ingestion route and in the soak (default 25)
  *   BENCH_ONLY           comma-separated sections to run: services (1-3), health, limiter, reads,
- *                        incidents, alerts, shifts, paging, startup, soak (default: all but soak)
+ *                        incidents, alerts, shifts, paging, webhooks, startup, soak (default: all but soak)
  *   BENCH_PAGING_RATE, BENCH_PAGING_SECONDS, BENCH_PAGING_ALERTS, BENCH_PAGING_WINDOW_SECONDS
  *                        the paging section's offered rate (100), its seconds (30), the large
  *                        population (10000) and the window its level-2 steps come due in (20)
+ *   BENCH_WEBHOOK_RATE, BENCH_WEBHOOK_SECONDS, BENCH_WEBHOOK_EVENTS
+ *                        the webhooks section's offered rate (200), its seconds (20) and the events of
+ *                        each throughput round (4000)
  *   BENCH_PAGING_CHANNEL smtp (the shipped e-mail channel, default) or none (send answers at once)
  *   BENCH_SECONDS        seconds per measured load (default 10)
  *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
@@ -110,6 +115,7 @@ import { ALERT_RATE, alertsNotRunRows, benchAlerts, reportAlerts } from './alert
 import { benchIncidents, INCIDENTS } from './incidents';
 import { benchReads, MIN_READ_RATIO, READS_MEASURE, readsRow } from './reads';
 import { benchPaging, pagingNotRunRows, reportPaging, startPagingSink } from './paging';
+import { benchWebhooks, reportWebhooks, webhooksNotRunRows } from './webhooks';
 import { benchShifts, MAX_SHIFTS_RATIO, MAX_SPAN_RATIO, SHIFT_SPAN_MEASURE, SHIFTS_MEASURE, shiftsRows } from './shifts';
 import { benchSoak, SOAK_SECONDS, soakRow } from './soak';
 import { benchStartup, startupRows, type StartupBench } from './startup';
@@ -127,7 +133,7 @@ const HEALTH = 'GET /healthz: api / bare Fastify';
 /** Rows of one seeding INSERT ... SELECT generate_series (progress between chunks). */
 const SEED_CHUNK = 10_000;
 /** The sections BENCH_ONLY may name; unset, every section runs. */
-const SECTIONS = ['services', 'health', 'limiter', 'reads', 'incidents', 'alerts', 'shifts', 'paging', 'startup', 'soak'] as const;
+const SECTIONS = ['services', 'health', 'limiter', 'reads', 'incidents', 'alerts', 'shifts', 'paging', 'webhooks', 'startup', 'soak'] as const;
 const ONLY = onlySections(process.env.BENCH_ONLY);
 /** Every section unless BENCH_ONLY names some; the soak (10 minutes) only when named or BENCH_SOAK_SECONDS is set. */
 const runs = (section: (typeof SECTIONS)[number]) =>
@@ -522,6 +528,8 @@ async function main(): Promise<void> {
       // The deployment setting behind the spec's 50 alerts a minute per key or source (section 7).
       ALERT_CREATION_LIMIT_PER_MINUTE: '10000000',
       ...(pagingSink ? { SMTP_URL: pagingSink.url } : {}),
+      // The webhooks section's receiver listens on loopback, which the SSRF guard refuses by default.
+      ...(runs('webhooks') ? { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' } : {}),
     });
     const runtime = await openRuntime(config, createLogger(config.logLevel), { migrations: ALL_MIGRATIONS });
     cleanups.push({ name: 'runtime', fn: () => runtime.close() });
@@ -579,6 +587,7 @@ async function main(): Promise<void> {
     const alerts = runs('alerts') ? await benchAlerts(ds, runtime.bus, api.url, alertsOrg.organizationId, alertsOrg.token) : null;
     const shifts = runs('shifts') ? await benchShifts(ds, api.url, shiftsOrg.organizationId, shiftsOrg.token, await newOrg('Bench shifts (plain list)')) : null;
     const paging = pagingSink ? await benchPaging(ds, api, pagingSink, await newOrg('Bench paging')) : null;
+    const webhooks = runs('webhooks') ? await benchWebhooks(runtime, dispatcher, api.url, await newOrg('Bench webhooks')) : null;
     // Then the system's own process, started and stopped by the bench, with nothing else loading the machine.
     const startup: StartupBench | null = runs('startup') ? await benchStartup() : null;
     // Last: its own process under a steady load, with nothing else of the bench running beside it.
@@ -744,6 +753,12 @@ async function main(): Promise<void> {
     } else {
       rows.push(...pagingNotRunRows());
     }
+    if (webhooks) {
+      out();
+      rows.push(...reportWebhooks(webhooks));
+    } else {
+      rows.push(...webhooksNotRunRows());
+    }
     if (soak) {
       out();
       const at = soak.reference.halfWay ? `the half-way point (${soak.reference.atSeconds}s; a soak under 4 minutes has no minute 2 to settle by)` : `minute 2 (${soak.reference.atSeconds}s)`;
@@ -787,6 +802,7 @@ async function main(): Promise<void> {
       alerts,
       shifts,
       paging,
+      webhooks,
       startup,
       soak,
       summary: rows.map(({ ratioText: _r, ...r }) => r),

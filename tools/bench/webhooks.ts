@@ -1,0 +1,229 @@
+/**
+ * The webhooks section of `npm run bench` (issue 17): outgoing webhook deliveries from the
+ * dispatcher of this process (as `npm start` runs it: in-process bus) to a local receiver in a
+ * worker thread (webhook-receiver-worker.ts), an endpoint subscribed to `audit_log.created`.
+ * Events are committed as a command commits them (UnitOfWork: outbox row in a transaction, then
+ * the relay woken), so the path measured is the product's: relay, bus, fan-out insert, signing,
+ * the SSRF-guarded sender, recording.
+ *   - latency: BENCH_WEBHOOK_RATE (200) events a second, open loop, each in its own transaction,
+ *     for BENCH_WEBHOOK_SECONDS (20): from the commit returning to the start of the event's first
+ *     attempt (the engine's onAttempt), p50/p99;
+ *   - throughput: BENCH_WEBHOOK_EVENTS (4,000) events committed 200 a transaction, from the first
+ *     commit to the last receipt, against the same number of raw POSTs of a body of the same size
+ *     through the same client (createGuardedSender with the dispatcher's settings) at the same
+ *     concurrency (WEBHOOK_CONCURRENCY), in alternation, twice each; the ratio of the better of each.
+ * See docs/benchmarks.md.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { domainEvent, topicOf, type DomainEvent } from '@taproot/messaging';
+import type { RunningApp, Runtime } from '@taproot/runtime';
+import { createGuardedSender, WebhookDeliveryEngine } from '@taproot/webhooks';
+import { intEnv, MEDIA_TYPE, limitRow, notRunRow, out, percentile, progress, ratio, ratioRow, round, sleep, table, type SummaryRow } from './harness';
+import type { Receipt, ReceiverReply, ReceiverRequest } from './webhook-receiver-worker';
+
+const RATE = intEnv('BENCH_WEBHOOK_RATE', 200, 1);
+const LATENCY_SECONDS = intEnv('BENCH_WEBHOOK_SECONDS', 20, 1);
+const EVENTS = intEnv('BENCH_WEBHOOK_EVENTS', 4000, 100);
+const PER_TRANSACTION = 200;
+const MIN_THROUGHPUT_RATIO = 0.5;
+const MAX_P99_MS = 250;
+const THROUGHPUT = 'webhook deliveries/s to a local receiver / raw POSTs, same client and concurrency';
+const LATENCY = `webhook event committed -> first delivery attempt, p99 at ${RATE} events/s`;
+
+interface Receiver {
+  url: string;
+  collect(): Promise<Receipt[]>;
+  close(): Promise<void>;
+}
+
+export interface ThroughputRound {
+  deliveries: { events: number; seconds: number; perSec: number };
+  raw: { posts: number; seconds: number; perSec: number };
+}
+
+export interface WebhooksBench {
+  concurrency: number;
+  bodyBytes: number;
+  latency: { offeredPerSec: number; seconds: number; events: number; attempted: number; p50: number; p90: number; p99: number; max: number };
+  rounds: ThroughputRound[];
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+async function startReceiver(): Promise<Receiver> {
+  const worker = new Worker(join(__dirname, 'webhook-receiver-worker.ts'));
+  const waiting: ((reply: ReceiverReply) => void)[] = [];
+  worker.on('message', (reply: ReceiverReply) => waiting.shift()?.(reply));
+  const ask = (request?: ReceiverRequest) =>
+    new Promise<ReceiverReply>((resolve) => {
+      waiting.push(resolve);
+      if (request) worker.postMessage(request);
+    });
+  const started = await ask();
+  if (!('url' in started)) throw new Error('the webhook receiver did not start');
+  return {
+    url: started.url,
+    collect: async () => {
+      const reply = await ask({ ask: 'collect' });
+      return 'receipts' in reply ? reply.receipts : [];
+    },
+    close: async () => {
+      await ask({ ask: 'close' });
+      await worker.terminate();
+    },
+  };
+}
+
+/** An audit row's announcement, as the audit log emits it (about 600 bytes of payload). */
+function auditEvent(organizationId: string, n: number): DomainEvent {
+  const id = String(1_000_000 + n);
+  return domainEvent({
+    type: 'audit_log.created',
+    organizationId,
+    aggregateType: 'audits',
+    aggregateId: id,
+    actor: { kind: 'system', id: null },
+    payload: {
+      id,
+      event: 'update',
+      item_type: 'Incident',
+      item_type_display: 'Incident',
+      item_id: randomUUID(),
+      object: { title: `Bench incident ${n}`, status: 'mitigated', summary: 'Checkout latency above the SLO in eu-west-1' },
+      object_changes: { status: ['started', 'mitigated'] },
+      user_email: 'bench@example.test',
+      source: 'api',
+      ip_address: '203.0.113.7',
+      user_agent: 'taproot-bench',
+      request_id: randomUUID(),
+      created_at: new Date().toISOString(),
+    },
+  });
+}
+
+/** Commits events as a command does (outbox row, relay woken); resolves after the commit. */
+const commit = (runtime: Runtime, events: DomainEvent[]) => runtime.unitOfWork.run(async (_m, emitter) => emitter.emit(topicOf('identity'), events));
+
+/** Waits until `count` receipts (of ids in `ids` when given) have arrived; answers the last arrival. */
+async function received(receiver: Receiver, count: number, label: string, timeoutMs = 120_000): Promise<{ receipts: Receipt[]; last: number }> {
+  const receipts: Receipt[] = [];
+  const deadline = Date.now() + timeoutMs;
+  while (receipts.length < count) {
+    if (Date.now() > deadline) throw new Error(`${label}: ${receipts.length} of ${count} arrived in ${timeoutMs} ms`);
+    await sleep(20);
+    receipts.push(...(await receiver.collect()));
+  }
+  return { receipts, last: Math.max(...receipts.map((r) => r.receivedAt)) };
+}
+
+export async function benchWebhooks(runtime: Runtime, dispatcher: RunningApp, apiUrl: string, org: { organizationId: string; token: string }): Promise<WebhooksBench> {
+  const receiver = await startReceiver();
+  const sender = createGuardedSender({ allowedNetworks: runtime.config.webhookAllowedNetworks, timeoutMs: runtime.config.webhookTimeoutMs, connections: runtime.config.webhookConcurrency });
+  try {
+    const created = await fetch(`${apiUrl}/v1/webhooks/endpoints`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.token}`, 'content-type': MEDIA_TYPE },
+      body: JSON.stringify({ data: { type: 'webhooks_endpoints', attributes: { name: 'Bench receiver', url: receiver.url, event_types: ['audit_log.created'] } } }),
+    });
+    if (created.status !== 201) throw new Error(`creating the endpoint answered ${created.status}: ${await created.text()}`);
+    const engine = dispatcher.app.get(WebhookDeliveryEngine);
+    const firstAttempt = new Map<string, number>();
+    engine.onAttempt((start) => {
+      if (!firstAttempt.has(start.eventId)) firstAttempt.set(start.eventId, now());
+    });
+    let n = 0;
+
+    // Latency: open loop, one event a transaction, on schedule whatever the previous commits do.
+    progress(`webhooks: ${RATE} events/s for ${LATENCY_SECONDS}s, open loop`);
+    await commit(runtime, [auditEvent(org.organizationId, n++)]);
+    await received(receiver, 1, 'warm-up');
+    const committedAt = new Map<string, number>();
+    const total = RATE * LATENCY_SECONDS;
+    const start = now();
+    const commits: Promise<void>[] = [];
+    for (let i = 0; i < total; i++) {
+      const due = start + (i * 1000) / RATE;
+      const wait = due - now();
+      if (wait > 1) await sleep(wait);
+      const event = auditEvent(org.organizationId, n++);
+      commits.push(commit(runtime, [event]).then(() => void committedAt.set(event.id, now())));
+    }
+    await Promise.all(commits);
+    await received(receiver, total, 'latency load');
+    const latencies = [...committedAt].map(([id, at]) => Math.max(0, (firstAttempt.get(id) ?? Number.POSITIVE_INFINITY) - at)).sort((a, b) => a - b);
+    const attempted = latencies.filter(Number.isFinite).length;
+    const latency = {
+      offeredPerSec: RATE,
+      seconds: round((now() - start) / 1000, 1),
+      events: total,
+      attempted,
+      p50: round(percentile(latencies, 50), 1),
+      p90: round(percentile(latencies, 90), 1),
+      p99: round(percentile(latencies, 99), 1),
+      max: round(latencies[latencies.length - 1], 1),
+    };
+    progress(`webhooks: latency p50 ${latency.p50} ms, p99 ${latency.p99} ms (${attempted} of ${total} attempted)`);
+
+    // Throughput, alternating with the raw POSTs of the same client at the same concurrency.
+    const body = JSON.stringify({ event: { id: randomUUID(), type: 'audit_log.created', issued_at: new Date().toISOString() }, data: auditEvent(org.organizationId, 0).payload });
+    const rounds: ThroughputRound[] = [];
+    for (let round_ = 1; round_ <= 2; round_++) {
+      progress(`webhooks: round ${round_}: ${EVENTS} raw POSTs at concurrency ${runtime.config.webhookConcurrency}`);
+      let next = 0;
+      const rawStart = now();
+      await Promise.all(
+        Array.from({ length: runtime.config.webhookConcurrency }, async () => {
+          while (next < EVENTS) {
+            next++;
+            const outcome = await sender.send({ url: receiver.url, headers: { 'content-type': 'application/json' }, body });
+            if (outcome.status !== 200) throw new Error(`raw POST answered ${outcome.status ?? outcome.error}`);
+          }
+        }),
+      );
+      const rawSeconds = (now() - rawStart) / 1000;
+      await received(receiver, EVENTS, 'raw POSTs');
+
+      progress(`webhooks: round ${round_}: ${EVENTS} events, ${PER_TRANSACTION} a transaction`);
+      const deliveriesStart = now();
+      for (let i = 0; i < EVENTS; i += PER_TRANSACTION) {
+        await commit(runtime, Array.from({ length: Math.min(PER_TRANSACTION, EVENTS - i) }, () => auditEvent(org.organizationId, n++)));
+      }
+      const { last } = await received(receiver, EVENTS, 'deliveries');
+      const deliveriesSeconds = (last - deliveriesStart) / 1000;
+      rounds.push({
+        raw: { posts: EVENTS, seconds: round(rawSeconds, 2), perSec: round(EVENTS / rawSeconds, 0) },
+        deliveries: { events: EVENTS, seconds: round(deliveriesSeconds, 2), perSec: round(EVENTS / deliveriesSeconds, 0) },
+      });
+      progress(`webhooks: round ${round_}: raw ${rounds[rounds.length - 1].raw.perSec}/s, deliveries ${rounds[rounds.length - 1].deliveries.perSec}/s`);
+      await engine.idle();
+    }
+    return { concurrency: runtime.config.webhookConcurrency, bodyBytes: Buffer.byteLength(body), latency, rounds };
+  } finally {
+    await sender.close();
+    await receiver.close();
+  }
+}
+
+export function reportWebhooks(w: WebhooksBench): SummaryRow[] {
+  out(`## Webhooks: deliveries to a local receiver (worker thread), concurrency ${w.concurrency}, bodies of about ${w.bodyBytes} bytes`);
+  const l = w.latency;
+  out(`latency: ${l.events} events at ${l.offeredPerSec}/s over ${l.seconds}s, one a transaction; commit -> first attempt p50 ${l.p50} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms (${l.attempted} attempted)`);
+  for (const line of table(
+    ['round', 'raw POSTs/s', 'deliveries/s', 'ratio'],
+    w.rounds.map((r, i) => [i + 1, r.raw.perSec, r.deliveries.perSec, String(ratio(r.deliveries.perSec, r.raw.perSec))]),
+  )) {
+    out(line);
+  }
+  const bestRaw = Math.max(...w.rounds.map((r) => r.raw.perSec));
+  const bestDeliveries = Math.max(...w.rounds.map((r) => r.deliveries.perSec));
+  return [
+    ratioRow(THROUGHPUT, `${bestDeliveries}/s`, `${bestRaw}/s`, ratio(bestDeliveries, bestRaw), '>=', MIN_THROUGHPUT_RATIO),
+    limitRow(LATENCY, l.p99, 'ms', '<', MAX_P99_MS),
+  ];
+}
+
+export function webhooksNotRunRows(): SummaryRow[] {
+  return [notRunRow(THROUGHPUT, `>= ${MIN_THROUGHPUT_RATIO}`), notRunRow(LATENCY, `< ${MAX_P99_MS} ms`)];
+}
