@@ -1,6 +1,6 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
 import { created, unique } from './support/json-api';
 import { doc, MINUTE, usePagingWorld } from './support/paging';
 
@@ -89,6 +89,21 @@ describe('paging: steps fired in batches', () => {
   });
 });
 
+/**
+ * Waits until another session waits for a lock `holder` holds. Only `holder`'s own waiters count:
+ * any lock wait in the cluster (another test file's, in another database, as the full run's
+ * second Jest worker makes) would end the wait before the engine or the request reached the lock.
+ */
+async function blockedBy(db: DataSource, holder: QueryRunner, message: string): Promise<void> {
+  const [{ pid }] = await holder.query('SELECT pg_backend_pid() AS pid');
+  for (let waited = 0; ; waited += 10) {
+    const [{ n }] = await db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))', [pid]);
+    if (n > 0) return;
+    assert.ok(waited < 10_000, message);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('paging: recording sends beside an alert change', () => {
   const w = usePagingWorld({ failFirstSessions: 1 });
 
@@ -106,12 +121,7 @@ describe('paging: recording sends beside an alert change', () => {
       await change.startTransaction();
       await change.query('SELECT id FROM alerts WHERE id = $1 FOR UPDATE', [alertId]);
       const pass = w.advance(10_000); // the retry is sent, then recorded
-      for (let waited = 0; ; waited += 10) {
-        const [{ n }] = await db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
-        if (n > 0) break;
-        assert.ok(waited < 10_000, 'the recording never waited for the alert');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await blockedBy(db, change, 'the recording never waited for the alert');
       // Without the lock order this waits for the recording, which waits for this transaction: a
       // deadlock (PostgreSQL would end it after a second by failing the recording). With it, nothing
       // here waits: a lock wait at all fails the statement.
@@ -146,12 +156,7 @@ describe('paging: an acknowledge link beside a send being recorded', () => {
       await recording.startTransaction();
       await recording.query('SELECT id FROM alerts WHERE id = $1 FOR KEY SHARE', [alertId]);
       const click = w.api.request('GET', link);
-      for (let waited = 0; ; waited += 10) {
-        const [{ n }] = await db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
-        if (n > 0) break;
-        assert.ok(waited < 10_000, 'the acknowledgement never waited for the alert');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await blockedBy(db, recording, 'the acknowledgement never waited for the alert');
       await recording.query("SET LOCAL lock_timeout = '300ms'");
       await recording.query('UPDATE alert_notifications SET attempts = attempts WHERE alert_id = $1', [alertId]);
       await recording.commitTransaction();
