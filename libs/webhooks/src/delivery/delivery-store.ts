@@ -22,9 +22,12 @@ export interface LeasedDelivery {
   enabled: boolean;
 }
 
-/** The leased rows with their endpoint (`leased`: a data-modifying CTE returning deliveries). */
-const withEndpoints = (leased: string) => `WITH leased AS (${leased})
-  SELECT l.id, l.organization_id, l.endpoint_id, l.event_id, l.event_type, l.payload, l.status, l.attempts, l.first_attempt_at, l.leased_until,
+/**
+ * The leased rows with their endpoint (`leased`: a data-modifying CTE returning deliveries);
+ * `payload`: its column, or NULL when the caller has the bodies already.
+ */
+const withEndpoints = (leased: string, payload = 'l.payload') => `WITH leased AS (${leased})
+  SELECT l.id, l.organization_id, l.endpoint_id, l.event_id, l.event_type, ${payload} AS payload, l.status, l.attempts, l.first_attempt_at, l.leased_until,
          e.url, e.secret, e.custom_headers, e.enabled
     FROM leased l JOIN webhooks_endpoints e ON e.id = l.endpoint_id AND e.organization_id = l.organization_id`;
 
@@ -34,7 +37,7 @@ const FAN_OUT = withEndpoints(`
     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS v(event_id, organization_id, event_type, payload)
     JOIN webhooks_endpoints e ON e.organization_id = v.organization_id AND e.enabled AND (cardinality(e.event_types) = 0 OR v.event_type = ANY(e.event_types))
   ON CONFLICT (endpoint_id, event_id) DO NOTHING
-  RETURNING *`);
+  RETURNING *`, 'NULL');
 
 /**
  * Makes the deliveries of a batch of fresh events, in the consumer's inbox transaction: one row per
@@ -50,15 +53,18 @@ export async function fanOut(manager: EntityManager, events: readonly DomainEven
     return type ? [{ event, type }] : [];
   });
   if (delivered.length === 0) return [];
-  return manager.query(FAN_OUT, [
+  // Built once per event, whatever the number of its endpoints, and not read back.
+  const payloads = new Map(delivered.map((d) => [d.event.id, webhookPayload(d.event, d.type)]));
+  const rows: LeasedDelivery[] = await manager.query(FAN_OUT, [
     delivered.map((d) => d.event.id),
     delivered.map((d) => d.event.organization_id),
     delivered.map((d) => d.type),
-    // Built once per event, whatever the number of its endpoints.
-    delivered.map((d) => webhookPayload(d.event, d.type)),
+    delivered.map((d) => payloads.get(d.event.id)!),
     leasedUntil,
     now,
   ]);
+  for (const row of rows) row.payload = payloads.get(row.event_id)!;
+  return rows;
 }
 
 const CLAIM_DUE = withEndpoints(`
