@@ -54,6 +54,8 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
   private readonly attemptListeners: ((start: AttemptStart) => void)[] = [];
   /** Shutting down: new deliveries are left to their lease (another process, or this one after a restart). */
   private closing = false;
+  /** The last claim may have left due rows behind (it took all it had room for, or had none). */
+  private backlog = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,7 +67,12 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
     unitOfWork: UnitOfWork,
   ) {
     this.leaseMs = 3 * config.webhookTimeoutMs;
-    this.attempts = new ConcurrencyLimit(config.webhookConcurrency, () => this.settle());
+    this.attempts = new ConcurrencyLimit(config.webhookConcurrency, () => {
+      // A backlog (an outage's retries, a mass redelivery) is claimed as room frees up, not a
+      // concurrency's worth per poll; half the room at a time keeps claims batched.
+      if (this.backlog && this.attempts.free >= Math.ceil(config.webhookConcurrency / 2)) this.loop.kick();
+      this.settle();
+    });
     this.loop = new PassLoop({
       name: 'webhook deliveries',
       pollMs: config.webhookPollMs,
@@ -147,9 +154,13 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
 
   private async claimAndSend(): Promise<{ claimed: number; asked: number }> {
     const asked = Math.min(CLAIM_BATCH, this.attempts.free);
-    if (asked === 0) return { claimed: 0, asked };
+    if (asked === 0) {
+      this.backlog = true;
+      return { claimed: 0, asked };
+    }
     const now = this.clock.now();
     const claimed = await claimDue(this.dataSource, now, new Date(now.getTime() + this.leaseMs), asked);
+    this.backlog = claimed.length === asked;
     this.send(claimed);
     return { claimed: claimed.length, asked };
   }
