@@ -17,11 +17,6 @@ export class ConcurrencyLimit {
     return this.#running + this.#waiting.length;
   }
 
-  /** Room for more tasks before they would wait. */
-  get free(): number {
-    return Math.max(0, this.max - this.size);
-  }
-
   run(task: () => Promise<void>): void {
     this.#waiting.push(task);
     this.#next();

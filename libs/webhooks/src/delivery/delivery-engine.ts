@@ -69,8 +69,8 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
     this.leaseMs = 3 * config.webhookTimeoutMs;
     this.attempts = new ConcurrencyLimit(config.webhookConcurrency, () => {
       // A backlog (an outage's retries, a mass redelivery) is claimed as room frees up, not a
-      // concurrency's worth per poll; half the room at a time keeps claims batched.
-      if (this.backlog && this.attempts.free >= Math.ceil(config.webhookConcurrency / 2)) this.loop.kick();
+      // claim's worth per poll: once the queue of claimed rows is gone, the next claim refills it.
+      if (this.backlog && this.attempts.size <= config.webhookConcurrency) this.loop.kick();
       this.settle();
     });
     this.loop = new PassLoop({
@@ -153,7 +153,9 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
   }
 
   private async claimAndSend(): Promise<{ claimed: number; asked: number }> {
-    const asked = Math.min(CLAIM_BATCH, this.attempts.free);
+    // Room for a concurrency's worth in flight and as many queued behind them: the queue starts
+    // as the attempts end, and a queued row still has two thirds of its lease (3 timeouts) then.
+    const asked = Math.min(CLAIM_BATCH, Math.max(0, 2 * this.config.webhookConcurrency - this.attempts.size));
     if (asked === 0) {
       this.backlog = true;
       return { claimed: 0, asked };

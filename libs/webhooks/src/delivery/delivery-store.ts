@@ -98,6 +98,9 @@ export interface DeliveryRecord {
   error: string | null;
 }
 
+/** A time as PostgreSQL reads it: pg's own serialization of Date array elements costs more. */
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+
 /**
  * Records a flush of outcomes in one statement. A row is written only while it still carries the
  * lease its outcome was made under: one whose lease ran out and that another process claimed is
@@ -123,12 +126,12 @@ export async function recordDeliveries(manager: EntityManager, records: readonly
     [
       records.map((r) => r.delivery.id),
       records.map((r) => r.delivery.organization_id),
-      records.map((r) => r.delivery.leased_until),
+      records.map((r) => iso(r.delivery.leased_until)),
       records.map((r) => r.status),
       records.map((r) => r.attempted),
-      records.map((r) => r.at),
-      records.map((r) => r.firstAttemptAt),
-      records.map((r) => r.nextAttemptAt),
+      records.map((r) => iso(r.at)),
+      records.map((r) => iso(r.firstAttemptAt)),
+      records.map((r) => iso(r.nextAttemptAt)),
       records.map((r) => r.responseStatus),
       records.map((r) => r.responseBody),
       records.map((r) => r.error),
