@@ -267,6 +267,9 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
       if (r.responseStatus === 410) gone.set(r.delivery.endpoint_id, { organizationId: r.delivery.organization_id, endpointId: r.delivery.endpoint_id, reason: 'gone', detail: `the endpoint answered 410 Gone to delivery ${r.delivery.id}` });
     }
     return this.dataSource.transaction(async (manager) => {
+      // Outcomes need not wait for the WAL's flush to disk: one lost in a crash leaves its row
+      // leased, and it is attempted again when the lease ends (at least once, as for a killed process).
+      await manager.query('SET LOCAL synchronous_commit = off');
       await recordDeliveries(manager, batch, now);
       const failing = await recordEndpointHealth(manager, health, cutoff);
       const hours = this.config.webhookDisableAfterHours;
