@@ -51,9 +51,10 @@
  *   BENCH_PAGING_RATE, BENCH_PAGING_SECONDS, BENCH_PAGING_ALERTS, BENCH_PAGING_WINDOW_SECONDS
  *                        the paging section's offered rate (100), its seconds (30), the large
  *                        population (10000) and the window its level-2 steps come due in (20)
- *   BENCH_WEBHOOK_RATE, BENCH_WEBHOOK_SECONDS, BENCH_WEBHOOK_EVENTS
- *                        the webhooks section's offered rate (200), its seconds (20) and the events of
- *                        each throughput round (4000)
+ *   BENCH_WEBHOOK_RATE, BENCH_WEBHOOK_SECONDS, BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_RECEIVER_MS,
+ *   BENCH_WEBHOOK_SLOW_EVENTS
+ *                        the webhooks section's offered rate (200), its seconds (20), the events of
+ *                        each throughput round (10000), the slow receiver's delay (20) and its events (6000)
  *   BENCH_PAGING_CHANNEL smtp (the shipped e-mail channel, default) or none (send answers at once)
  *   BENCH_SECONDS        seconds per measured load (default 10)
  *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
@@ -587,7 +588,7 @@ async function main(): Promise<void> {
     const alerts = runs('alerts') ? await benchAlerts(ds, runtime.bus, api.url, alertsOrg.organizationId, alertsOrg.token) : null;
     const shifts = runs('shifts') ? await benchShifts(ds, api.url, shiftsOrg.organizationId, shiftsOrg.token, await newOrg('Bench shifts (plain list)')) : null;
     const paging = pagingSink ? await benchPaging(ds, api, pagingSink, await newOrg('Bench paging')) : null;
-    const webhooks = runs('webhooks') ? await benchWebhooks(runtime, dispatcher, api.url, await newOrg('Bench webhooks')) : null;
+    const webhooks = runs('webhooks') ? await benchWebhooks(runtime, dispatcher, api.url, await newOrg('Bench webhooks'), await newOrg('Bench webhooks (slow receiver)')) : null;
     // Then the system's own process, started and stopped by the bench, with nothing else loading the machine.
     const startup: StartupBench | null = runs('startup') ? await benchStartup() : null;
     // Last: its own process under a steady load, with nothing else of the bench running beside it.

@@ -1,12 +1,13 @@
 /**
  * The webhook receiver the webhooks section delivers to (webhooks.ts): a plain node:http server
  * in a worker thread, so that receiving does not queue on the event loop of the dispatcher it
- * measures (a receiver is another machine). It answers 200 at once and keeps, per request, the
+ * measures (a receiver is another machine). It answers 200 after `workerData.answerAfterMs` (0: at
+ * once; more: a receiver doing some work, as real ones do) and keeps, per request, the
  * `webhook-id` header and the instant the whole body had arrived; the parent asks for what
  * arrived since its last ask.
  */
 import { createServer } from 'node:http';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
 /** One received request, as the bench reads it. */
 export interface Receipt {
@@ -22,12 +23,14 @@ export type ReceiverReply = { url: string } | { receipts: Receipt[] } | { closed
 if (parentPort) {
   const port = parentPort;
   const receipts: Receipt[] = [];
+  const answerAfterMs = (workerData as { answerAfterMs?: number } | null)?.answerAfterMs ?? 0;
   const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     req.resume();
     req.on('end', () => {
       const id = req.headers['webhook-id'];
       receipts.push({ id: typeof id === 'string' ? id : null, receivedAt: performance.timeOrigin + performance.now() });
-      res.writeHead(200, { 'content-length': '0' }).end();
+      if (answerAfterMs > 0) setTimeout(() => res.writeHead(200, { 'content-length': '0' }).end(), answerAfterMs);
+      else res.writeHead(200, { 'content-length': '0' }).end();
     });
   });
   port.on('message', (request: ReceiverRequest) => {
