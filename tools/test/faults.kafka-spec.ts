@@ -130,7 +130,8 @@ async function settled(db: Client, organizationId: string, acknowledged: string[
   const { rows: pending } = await db.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
   const missing: string[] = [];
   for (const consumer of [AUDIT_CONSUMER, DISPATCHER_CONSUMER]) {
-    // The audit log consumes what it audits (not its own announcements); the dispatcher everything.
+    // The audit log consumes what it audits (not its own announcements); the dispatcher what it
+    // delivers, which is every event this load writes (incident.created and their audit_log.created).
     const { rows } = await db.query(
       `SELECT count(*)::int AS n FROM outbox o
         WHERE o.organization_id = $1 AND ($2 <> '${AUDIT_CONSUMER}' OR o.event->>'type' <> 'audit_log.created')
