@@ -1,5 +1,5 @@
 import type { ContextDescriptor } from '@taproot/runtime';
+import { STATUS_PAGES_MIGRATIONS } from './migrations';
 import { StatusPagesModule } from './status-pages.module';
 
-/** Status pages arrive in a later issue; the context already has its topic. */
-export const STATUS_PAGES_CONTEXT: ContextDescriptor = { name: 'status-pages', module: StatusPagesModule, migrations: [], resources: [] };
+export const STATUS_PAGES_CONTEXT: ContextDescriptor = { name: 'status-pages', module: StatusPagesModule, migrations: STATUS_PAGES_MIGRATIONS, resources: [] };
