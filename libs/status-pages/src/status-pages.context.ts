@@ -1,17 +1,10 @@
-import { registerSnapshotEvents } from '@taproot/resources';
+import { registerOrganizationSeeder } from '@taproot/identity';
 import type { ContextDescriptor } from '@taproot/runtime';
 import { STATUS_PAGES_MIGRATIONS } from './migrations';
-import { STATUS_PAGE_EVENT_ERRORS } from './status-page-events/status-page-event-errors';
-import { statusPageEventSchema } from './status-page-events/status-page-event.schema';
 import { StatusPagesModule } from './status-pages.module';
+import { seedBuiltInStatuses } from './statuses/built-in-statuses';
 
-export const STATUS_PAGES_CONTEXT: ContextDescriptor = {
-  name: 'status-pages',
-  module: StatusPagesModule,
-  migrations: STATUS_PAGES_MIGRATIONS,
-  resources: [statusPageEventSchema],
-  errors: { ...STATUS_PAGE_EVENT_ERRORS },
-  registerEventContracts() {
-    registerSnapshotEvents(statusPageEventSchema);
-  },
-};
+// Every new organization has the built-in component statuses from the start.
+registerOrganizationSeeder((manager, organizationId) => seedBuiltInStatuses(manager, [organizationId], new Date()));
+
+export const STATUS_PAGES_CONTEXT: ContextDescriptor = { name: 'status-pages', module: StatusPagesModule, migrations: STATUS_PAGES_MIGRATIONS, resources: [] };

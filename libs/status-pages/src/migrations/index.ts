@@ -2,7 +2,6 @@ import { CreateStatusPages1732300009000 } from './1732300009000-create-status-pa
 import { CreateStatuses1732300009010 } from './1732300009010-create-statuses';
 import { CreateStatusPageTemplates1732300009020 } from './1732300009020-create-status-page-templates';
 import { CreateStatusPageGroups1732300009030 } from './1732300009030-create-status-page-groups';
-import { CreateIncidentStatusPageEvents1732300009200 } from './1732300009200-create-incident-status-page-events';
 
 /** In timestamp order; each part of the context adds its own lines. */
 export const STATUS_PAGES_MIGRATIONS = [
@@ -10,5 +9,4 @@ export const STATUS_PAGES_MIGRATIONS = [
   CreateStatuses1732300009010,
   CreateStatusPageTemplates1732300009020,
   CreateStatusPageGroups1732300009030,
-  CreateIncidentStatusPageEvents1732300009200,
 ];
