@@ -253,6 +253,8 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     incident_sub_status = ident(
         c.call("createIncidentSubStatus", doc("incident_sub_statuses", sub_status_id=sub_status, assigned_at=iso()), incident_id=incident)
     )
+    # Posted to no status page: the reference does not require one, and the scenario makes none yet.
+    status_page_event = ident(c.call("createIncidentStatusPage", doc("incident_status_page_events", event="Investigating slow checkouts"), incident_id=incident))
     event_service = ident(
         c.call("createIncidentEventService", doc("incident_event_services", incident_event_id=event, service_id=service, status="partial_outage"), incident_event_id=event)
     )
@@ -373,6 +375,8 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
             ),
         )
     )
+    # A custom domain's DNS challenge (its verification is Taproot's own action, not the SDK's).
+    verified_domain = ident(c.call("createVerifiedDomain", doc("verified_domains", domain=f"sdk-{run}.example.test")))
     for operation, type_ in (
         ("bulkUpsertGroups", "teams"),
         ("bulkUpsertServices", "services"),
@@ -428,6 +432,8 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         c.call(list_op)
         c.call(get_op, id=id_)
         c.call(update_op, doc(type_, **attributes), id=id_)
+    c.call("listVerifiedDomains")
+    c.call("getVerifiedDomain", id=verified_domain)
     c.call("patchAlertRoute", doc("alert_routes", enabled=False), id=alert_route)
     c.call("pingHeartbeat", heartbeat_id=heartbeat)
     c.call("listEscalationPaths", escalation_policy_id=escalation_policy)
@@ -453,6 +459,7 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("listIncidentEvents", {"incident_id": incident}, "getIncidentEvent", "updateIncidentEvent", event, "incident_events", {"event": "Rolled back v42"}),
         ("listIncidentActionItems", {"incident_id": incident}, "getIncidentActionItem", "updateIncidentActionItem", action_item, "incident_action_items", {"status": "in_progress"}),
         ("listIncidentSubStatuses", {"incident_id": incident}, "getIncidentSubStatus", "updateIncidentSubStatus", incident_sub_status, "incident_sub_statuses", {"assigned_at": iso()}),
+        ("listIncidentStatusPages", {"incident_id": incident}, "getIncidentStatusPages", "updateIncidentStatusPage", status_page_event, "incident_status_page_events", {"status": "identified"}),
         ("listIncidentEventServices", {"incident_event_id": event}, "getIncidentEventService", "updateIncidentEventService", event_service, "incident_event_services", {"status": "operational"}),
         ("listIncidentEventFunctionalities", {"incident_event_id": event}, "getIncidentEventFunctionality", "updateIncidentEventFunctionality", event_functionality, "incident_event_functionalities", {"status": "operational"}),
         ("listAlertEvents", {"alert_id": alert}, "getAlertEvent", "updateAlertEvent", alert_event, "alert_events", {"details": "Looked at it twice"}),
@@ -518,6 +525,7 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     c.call("deleteAlertEvent", id=alert_event)
     c.call("deleteIncidentEventFunctionality", id=event_functionality)
     c.call("deleteIncidentEventService", id=event_service)
+    c.call("deleteIncidentStatusPage", id=status_page_event)
     c.call("deleteIncidentSubStatus", id=incident_sub_status)
     c.call("deleteIncidentActionItem", id=action_item)
     c.call("deleteIncidentEvent", id=event)
@@ -553,6 +561,7 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("deleteHeartbeat", heartbeat),
         ("deleteAlertsSource", source),
         # The endpoint first: its custom header names the secret.
+        ("deleteVerifiedDomain", verified_domain),
         ("deleteWebhooksEndpoint", webhooks_endpoint),
         ("deleteSecret", secret),
         ("deleteAlertField", alert_field),

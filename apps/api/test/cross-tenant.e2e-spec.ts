@@ -65,6 +65,12 @@ const FALLBACK_ATTRIBUTES: Record<string, Record<string, unknown>> = {
   escalation_levels: { escalation_policy_path_id: null, notification_target_params: [{ id: 'C06Q2JK7RQW', type: 'slack_channel' }] },
   // A receiver's absolute URL (the marker goes in the name).
   webhooks_endpoints: { url: 'https://receiver.example.test/hooks' },
+  // A hostname, once per organization (the marker has no place in one).
+  verified_domains: {
+    get domain() {
+      return `${randomUUID().slice(0, 8)}.example.test`;
+    },
+  },
 };
 
 /**

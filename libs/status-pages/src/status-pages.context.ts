@@ -1,10 +1,32 @@
 import { registerOrganizationSeeder } from '@taproot/identity';
+import { registerSnapshotEvents } from '@taproot/resources';
 import type { ContextDescriptor } from '@taproot/runtime';
+import { ANNOUNCEMENTS_ERRORS } from './announcements/errors';
+import { statusPageAnnouncementSchema } from './announcements/status-page-announcement.schema';
+import { COMPONENTS_ERRORS } from './components/errors';
+import { statusPageComponentGroupSchema } from './components/status-page-component-group.schema';
+import { statusPageComponentSchema } from './components/status-page-component.schema';
 import { STATUS_PAGES_MIGRATIONS } from './migrations';
 import { StatusPagesModule } from './status-pages.module';
 import { seedBuiltInStatuses } from './statuses/built-in-statuses';
+import { VERIFIED_DOMAINS_ERRORS } from './verified-domains/errors';
+import { verifiedDomainSchema } from './verified-domains/verified-domain.schema';
+import { VERIFIED_DOMAINS_OPENAPI } from './verified-domains/verified-domains.openapi';
+
+/** Components and groups, announcements and verified domains (docs/status-pages.md). */
+const S2_SCHEMAS = [statusPageComponentGroupSchema, statusPageComponentSchema, statusPageAnnouncementSchema, verifiedDomainSchema];
 
 // Every new organization has the built-in component statuses from the start.
 registerOrganizationSeeder((manager, organizationId) => seedBuiltInStatuses(manager, [organizationId], new Date()));
 
-export const STATUS_PAGES_CONTEXT: ContextDescriptor = { name: 'status-pages', module: StatusPagesModule, migrations: STATUS_PAGES_MIGRATIONS, resources: [] };
+export const STATUS_PAGES_CONTEXT: ContextDescriptor = {
+  name: 'status-pages',
+  module: StatusPagesModule,
+  migrations: STATUS_PAGES_MIGRATIONS,
+  resources: [...S2_SCHEMAS],
+  errors: { ...COMPONENTS_ERRORS, ...ANNOUNCEMENTS_ERRORS, ...VERIFIED_DOMAINS_ERRORS },
+  openapi: { paths: { ...VERIFIED_DOMAINS_OPENAPI.paths } },
+  registerEventContracts() {
+    for (const schema of S2_SCHEMAS) registerSnapshotEvents(schema);
+  },
+};

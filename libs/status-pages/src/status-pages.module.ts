@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AnnouncementsModule } from './announcements/announcements.module';
+import { ComponentsModule } from './components/components.module';
+import { VerifiedDomainsModule } from './verified-domains/verified-domains.module';
 
-/** The status-pages bounded context; its resources arrive in later issues. */
-@Module({})
+/** The status-pages bounded context (docs/status-pages.md). */
+@Module({ imports: [ComponentsModule, AnnouncementsModule, VerifiedDomainsModule] })
 export class StatusPagesModule {}

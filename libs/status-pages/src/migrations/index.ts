@@ -2,6 +2,9 @@ import { CreateStatusPages1732300009000 } from './1732300009000-create-status-pa
 import { CreateStatuses1732300009010 } from './1732300009010-create-statuses';
 import { CreateStatusPageTemplates1732300009020 } from './1732300009020-create-status-page-templates';
 import { CreateStatusPageGroups1732300009030 } from './1732300009030-create-status-page-groups';
+import { CreateStatusPageComponents1732300009100 } from './1732300009100-create-status-page-components';
+import { CreateStatusPageAnnouncements1732300009140 } from './1732300009140-create-status-page-announcements';
+import { CreateVerifiedDomains1732300009170 } from './1732300009170-create-verified-domains';
 
 /** In timestamp order; each part of the context adds its own lines. */
 export const STATUS_PAGES_MIGRATIONS = [
@@ -9,4 +12,7 @@ export const STATUS_PAGES_MIGRATIONS = [
   CreateStatuses1732300009010,
   CreateStatusPageTemplates1732300009020,
   CreateStatusPageGroups1732300009030,
+  CreateStatusPageComponents1732300009100,
+  CreateStatusPageAnnouncements1732300009140,
+  CreateVerifiedDomains1732300009170,
 ];
