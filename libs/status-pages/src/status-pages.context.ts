@@ -8,6 +8,8 @@ import { statusPageComponentGroupSchema } from './components/status-page-compone
 import { statusPageComponentSchema } from './components/status-page-component.schema';
 import { STATUS_PAGES_MIGRATIONS } from './migrations';
 import { StatusPagesModule } from './status-pages.module';
+import { STATUS_PAGES_ERRORS } from './status-pages/status-page-errors';
+import { STATUS_PAGE_RESOURCES } from './status-pages/status-pages-resources.module';
 import { seedBuiltInStatuses } from './statuses/built-in-statuses';
 import { VERIFIED_DOMAINS_ERRORS } from './verified-domains/errors';
 import { verifiedDomainSchema } from './verified-domains/verified-domain.schema';
@@ -23,10 +25,12 @@ export const STATUS_PAGES_CONTEXT: ContextDescriptor = {
   name: 'status-pages',
   module: StatusPagesModule,
   migrations: STATUS_PAGES_MIGRATIONS,
-  resources: [...S2_SCHEMAS],
-  errors: { ...COMPONENTS_ERRORS, ...ANNOUNCEMENTS_ERRORS, ...VERIFIED_DOMAINS_ERRORS },
+  resources: [...STATUS_PAGE_RESOURCES.map((d) => d.schema), ...S2_SCHEMAS],
+  errors: { ...STATUS_PAGES_ERRORS, ...COMPONENTS_ERRORS, ...ANNOUNCEMENTS_ERRORS, ...VERIFIED_DOMAINS_ERRORS },
   openapi: { paths: { ...VERIFIED_DOMAINS_OPENAPI.paths } },
   registerEventContracts() {
+    // Statuses are seeded, never written through the API: no events.
+    for (const { schema } of STATUS_PAGE_RESOURCES) if (schema.operations.includes('create')) registerSnapshotEvents(schema);
     for (const schema of S2_SCHEMAS) registerSnapshotEvents(schema);
   },
 };
