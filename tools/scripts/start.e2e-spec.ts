@@ -1,6 +1,8 @@
 import { afterAll as after, describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,23 +67,44 @@ describe('npm start', () => {
   test('runs all apps on embedded Postgres, keeps data across a clean SIGTERM/SIGINT restart', async () => {
     const dataDir = newDir();
     const token = 'tk_bootstrap_0123456789abcdef';
-    const first = await start(dataDir, { BOOTSTRAP_API_KEY: token });
+    // A receiver on loopback, which the dispatcher may reach only when the operator allows it.
+    const hooks: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => {
+        hooks.push((JSON.parse(body) as { event: { type: string } }).event.type);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const first = await start(dataDir, { BOOTSTRAP_API_KEY: token, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' });
     try {
       for (const port of [first.ports.api, first.ports.auth, first.ports.dispatcher]) {
         assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200, `healthz on ${port}`);
         assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200, `readyz on ${port}`);
       }
+      const endpoint = await fetch(`http://127.0.0.1:${first.ports.api}/v1/webhooks/endpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
+        body: JSON.stringify({ data: { type: 'webhooks_endpoints', attributes: { name: 'Audit', url: hookUrl, event_types: ['audit_log.created'] } } }),
+      });
+      assert.equal(endpoint.status, 201);
       const created = await fetch(`http://127.0.0.1:${first.ports.api}/v1/services`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
         body: JSON.stringify({ data: { type: 'services', attributes: { name: 'Checkout' } } }),
       });
       assert.equal(created.status, 201);
+      // The service's audit row, announced and delivered by the process's dispatcher.
+      for (let i = 0; i < 200 && hooks.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(hooks.length >= 2 && hooks.every((t) => t === 'audit_log.created'), `the dispatcher delivered the audit rows of the endpoint and the service, got ${JSON.stringify(hooks)}`);
     } finally {
       assert.equal(await stop(first, 'SIGTERM'), 0, first.output());
+      receiver.close();
     }
     assert.ok(!first.output().includes(token), 'the bootstrap token must never be logged');
-    assert.match(first.output(), /domain event received/, 'the dispatcher consumed the service.created event');
 
     const second = await start(dataDir, { BOOTSTRAP_API_KEY: 'tk_a_different_token_is_ignored' });
     try {
