@@ -704,6 +704,23 @@ for (const [linked, plural] of [['service', 'services'], ['functionality', 'func
 }
 
 describeReferenceConformance({
+  type: 'incident_status_page_events',
+  path: '/v1/status-page-events',
+  singular: 'incident_status_page_event',
+  cursor: true,
+  parent: underIncident('status-page-events'),
+  references: async (api, org) => ({ status_page_id: await made(api, org, '/v1/status-pages', 'status_pages', { title: named('Status') }) }),
+  // The parent is an incident (not a maintenance): its statuses.
+  pick: (name, _schema, variant) => (name === 'status' ? (variant === 'create' ? 'investigating' : 'identified') : undefined),
+  refusedEnumValue: (name, value) =>
+    name === 'status' && ['scheduled', 'in_progress', 'completed'].includes(String(value)) ? "a scheduled maintenance's status: the parent is an incident (422 naming status)" : undefined,
+  // A null flag or start is the default on create (false, now) and keeps the stored value on update.
+  assignedWhenNull: ['notify_subscribers', 'should_tweet', 'started_at'],
+  validationGaps: { status_page_id: { when: 'null', why: 'an event posted to no status page (the reference requires none) answers null, which its response schema does not declare nullable' } },
+  knownStricter: { 'event=""': 'minLength 1: an update that says nothing is refused', ...REFERENCE('status_page_id', 'a status page') },
+});
+
+describeReferenceConformance({
   type: 'alert_urgencies',
   path: '/v1/alert_urgencies',
   singular: 'alert_urgency',

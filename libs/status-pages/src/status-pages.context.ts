@@ -7,6 +7,8 @@ import { COMPONENTS_ERRORS } from './components/errors';
 import { statusPageComponentGroupSchema } from './components/status-page-component-group.schema';
 import { statusPageComponentSchema } from './components/status-page-component.schema';
 import { STATUS_PAGES_MIGRATIONS } from './migrations';
+import { STATUS_PAGE_EVENT_ERRORS } from './status-page-events/status-page-event-errors';
+import { statusPageEventSchema } from './status-page-events/status-page-event.schema';
 import { StatusPagesModule } from './status-pages.module';
 import { STATUS_PAGES_ERRORS } from './status-pages/status-page-errors';
 import { STATUS_PAGE_RESOURCES } from './status-pages/status-pages-resources.module';
@@ -25,12 +27,13 @@ export const STATUS_PAGES_CONTEXT: ContextDescriptor = {
   name: 'status-pages',
   module: StatusPagesModule,
   migrations: STATUS_PAGES_MIGRATIONS,
-  resources: [...STATUS_PAGE_RESOURCES.map((d) => d.schema), ...S2_SCHEMAS],
-  errors: { ...STATUS_PAGES_ERRORS, ...COMPONENTS_ERRORS, ...ANNOUNCEMENTS_ERRORS, ...VERIFIED_DOMAINS_ERRORS },
+  resources: [...STATUS_PAGE_RESOURCES.map((d) => d.schema), statusPageEventSchema, ...S2_SCHEMAS],
+  errors: { ...STATUS_PAGES_ERRORS, ...STATUS_PAGE_EVENT_ERRORS, ...COMPONENTS_ERRORS, ...ANNOUNCEMENTS_ERRORS, ...VERIFIED_DOMAINS_ERRORS },
   openapi: { paths: { ...VERIFIED_DOMAINS_OPENAPI.paths } },
   registerEventContracts() {
     // Statuses are seeded, never written through the API: no events.
     for (const { schema } of STATUS_PAGE_RESOURCES) if (schema.operations.includes('create')) registerSnapshotEvents(schema);
     for (const schema of S2_SCHEMAS) registerSnapshotEvents(schema);
+    registerSnapshotEvents(statusPageEventSchema);
   },
 };

@@ -5,6 +5,7 @@ import { CreateStatusPageGroups1732300009030 } from './1732300009030-create-stat
 import { CreateStatusPageComponents1732300009100 } from './1732300009100-create-status-page-components';
 import { CreateStatusPageAnnouncements1732300009140 } from './1732300009140-create-status-page-announcements';
 import { CreateVerifiedDomains1732300009170 } from './1732300009170-create-verified-domains';
+import { CreateIncidentStatusPageEvents1732300009200 } from './1732300009200-create-incident-status-page-events';
 
 /** In timestamp order; each part of the context adds its own lines. */
 export const STATUS_PAGES_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const STATUS_PAGES_MIGRATIONS = [
   CreateStatusPageComponents1732300009100,
   CreateStatusPageAnnouncements1732300009140,
   CreateVerifiedDomains1732300009170,
+  CreateIncidentStatusPageEvents1732300009200,
 ];
