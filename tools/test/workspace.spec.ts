@@ -71,7 +71,10 @@ describe('the Nx workspace', () => {
           env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', TAPROOT_TEST_RESULTS: results },
           encoding: 'utf8',
         });
-      const empty = run('status-pages');
+      // Whichever project has no test files yet: naming one breaks as soon as it gets its first test.
+      const untested = projects.find(({ dir }) => globSync('**/*[.-]spec.ts', { cwd: join(root, dir), exclude: (f) => f.includes('node_modules') || f.startsWith('dist') }).length === 0);
+      assert.ok(untested, 'a project without test files, to show its target passes with 0');
+      const empty = run(untested.manifest.name);
       assert.equal(empty.status, 0, empty.stdout + empty.stderr);
       assert.match(empty.stdout, /^0 passed, 0 failed$/m);
       const config = run('config');
