@@ -1,7 +1,7 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, errorCodes, ids, outboxEvents, pointers, unique } from './support/json-api';
+import { created, errorCodes, ids, outboxEvents, outboxTypes, pointers, unique } from './support/json-api';
 
 type Attributes = Record<string, unknown>;
 
@@ -194,5 +194,22 @@ describe('status pages', () => {
     const deleted = await send('DELETE', `/v1/status-pages/${page.id}`);
     assert.equal(deleted.status, 200);
     assert.equal((await send('GET', `/v1/status-pages/${page.id}`)).status, 404);
+  });
+
+  test('deleting a page deletes its components, component groups and announcements, each with its event', async () => {
+    const page = await create({ title: unique('Short-lived') });
+    const under = async (segment: string, type: string, attributes: Attributes) =>
+      created(await send('POST', `/v1/status-pages/${page.id}/${segment}`, { data: { type, attributes } })) as { id: string };
+    const group = await under('component-groups', 'status_page_component_groups', { name: unique('APIs') });
+    const component = await under('components', 'status_page_components', { name: unique('Checkout'), status_page_component_group_id: group.id });
+    const announcement = await under('announcements', 'status_page_announcements', { title: unique('Maintenance'), body: 'Tonight' });
+
+    assert.equal((await send('DELETE', `/v1/status-pages/${page.id}`)).status, 200);
+    for (const path of [`/v1/components/${component.id}`, `/v1/component-groups/${group.id}`, `/v1/announcements/${announcement.id}`]) {
+      assert.equal((await send('GET', path)).status, 404, path);
+    }
+    for (const [id, type] of [[component.id, 'status_page_component'], [group.id, 'status_page_component_group'], [announcement.id, 'status_page_announcement']]) {
+      assert.equal((await outboxTypes(api, id)).at(-1), `${type}.deleted`);
+    }
   });
 });

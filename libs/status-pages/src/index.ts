@@ -3,6 +3,4 @@ export { STATUS_PAGES_CONTEXT } from './status-pages.context';
 export { statusPageDefinition, statusPageSchema } from './status-pages/status-page.schema';
 export { UNDER_STATUS_PAGE } from './status-pages/under-status-page';
 export { BUILT_IN_STATUSES, type BuiltInStatusSlug } from './statuses/built-in-statuses';
-export { COMPONENT_DEFINITIONS } from './components/components.module';
-export { statusPageAnnouncementDefinition } from './announcements/status-page-announcement.schema';
 export { TXT_RESOLVER, type TxtResolver } from './verified-domains/txt-resolver';

@@ -1,6 +1,9 @@
 import { existingCatalogIds } from '@taproot/catalog';
 import { defineResource, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
+import { statusPageAnnouncementDefinition } from '../announcements/status-page-announcement.schema';
+import { statusPageComponentGroupDefinition } from '../components/status-page-component-group.schema';
+import { statusPageComponentDefinition } from '../components/status-page-component.schema';
 import { statusPageGroupDefinition } from '../teams/status-page-group.schema';
 import { statusPageTemplateDefinition } from '../templates/status-page-template.schema';
 import { StatusPagesErrorCode } from './status-page-errors';
@@ -146,8 +149,10 @@ export const statusPageDefinition: ResourceDefinition = {
   schema: statusPageSchema,
   context: 'status-pages',
   table: 'status_pages',
-  // Deleting a page deletes what lives under it first, each with its event.
-  children: () => [statusPageTemplateDefinition, statusPageGroupDefinition],
+  // Deleting a page deletes what lives under it first, each with its event: components before
+  // their groups (a group in use refuses). Status page events belong to incidents and only name
+  // a page: a page they name answers 409 STILL_REFERENCED (docs/status-pages.md).
+  children: () => [statusPageTemplateDefinition, statusPageGroupDefinition, statusPageComponentDefinition, statusPageComponentGroupDefinition, statusPageAnnouncementDefinition],
   rules: {
     beforeCreate(input, ctx) {
       const attributes = withDefaultsForNull(input);
