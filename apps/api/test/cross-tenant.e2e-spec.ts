@@ -84,6 +84,8 @@ const REFERENCED: Record<string, string> = {
   user_id: '/v1/users',
   shadow_user_id: '/v1/users',
   shadowable_id: '/v1/schedules',
+  // A status page team grant names a team (type groups).
+  group_id: '/v1/teams',
 };
 
 
@@ -253,6 +255,18 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     const team = await make(org, '/v1/teams', 'groups', { name: `${marker} team` });
     const attributes = { name: marker, alert_summary: marker, interval: 5, interval_unit: 'minutes', notification_target_type: 'Group', notification_target_id: team };
     return { id: await make(org, '/v1/heartbeats', 'heartbeats', attributes), carried: true };
+  };
+  // Statuses are the organization's built-in set, read-only: its first one, known by its id (its name is not the marker).
+  SEEDERS['/v1/statuses'] = async (_organizationId, _marker, org) => {
+    const res = await api.request('GET', '/v1/statuses', { token: org.token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return { id: String(res.body.data[0].id), carried: false };
+  };
+  // A team has one grant per page: each grant names a team of its own, made here (the grant shows ids only).
+  SEEDERS['/v1/status-pages/:status_page_id/teams'] = async (_organizationId, marker, org) => {
+    const team = await make(org, '/v1/teams', 'groups', { name: `${marker} team` });
+    const page = (await recordIn(org, '/v1/status-pages')).id;
+    return { id: await make(org, `/v1/status-pages/${page}/teams`, 'status_page_groups', { group_id: team }), carried: false };
   };
 
   const records = new Map<string, { org: TestOrganization; record: MadeRecord }>();
