@@ -1,5 +1,5 @@
+import { isTimeZone } from '@taproot/config';
 import { JsonApiError, type FlatQuery } from '@taproot/json-api';
-import { isTimeZone } from './times';
 
 /** An ISO 8601 date or date-time query parameter (a date alone is midnight UTC); absent, undefined; else a 400 naming it. */
 export function instantParameter(name: string, raw: FlatQuery[string]): Date | undefined {

@@ -1,3 +1,4 @@
+import { isTimeZone } from '@taproot/config';
 import { JsonApiError } from '@taproot/json-api';
 import type { Row } from '@taproot/resources';
 import { OnCallErrorCode } from '../errors';
@@ -11,17 +12,6 @@ export interface Issue {
 
 export function refuse(issues: Issue[]): void {
   if (issues.length) throw JsonApiError.invalidAttributes(issues);
-}
-
-/** Whether the runtime's time zone database knows `name` (IANA names such as `Europe/Paris`, `Etc/UTC`). */
-export function isTimeZone(name: string): boolean {
-  if (name === '') return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The attributes among `names` that `attributes` sets to a time zone the database does not know. */

@@ -1,6 +1,6 @@
 import { defineResource, JsonApiError, type FilterOperator } from '@taproot/json-api';
 import type { ResourceDefinition, Row } from '@taproot/resources';
-import { STATUS_PAGE_CHILD_PERMISSION, STATUS_PAGE_ID, UNDER_STATUS_PAGE } from '../components/under-status-page';
+import { STATUS_PAGE_CHILD_PERMISSION, STATUS_PAGE_ID, UNDER_STATUS_PAGE } from '../status-pages/under-status-page';
 import { AnnouncementsErrorCode } from './errors';
 
 const RANGE: readonly FilterOperator[] = ['gt', 'gte', 'lt', 'lte'];
@@ -20,7 +20,7 @@ export const statusPageAnnouncementSchema = defineResource({
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: UNDER_STATUS_PAGE,
   attributes: {
-    status_page_id: STATUS_PAGE_ID,
+    status_page_id: { ...STATUS_PAGE_ID, filter: ['eq', 'in'] },
     title: { type: 'string', required: true, minLength: 1, maxLength: 255, filter: true, sortable: true, searchable: true, description: 'Title of the announcement' },
     body: { type: 'string', required: true, minLength: 1, maxLength: 20000, searchable: true, description: 'Body of the announcement (the message)' },
     starts_at: { type: 'date-time', alwaysStored: true, filter: RANGE, sortable: true, description: 'When the page starts showing it; left out, at its creation' },

@@ -1,7 +1,7 @@
 import { DomainError, defineResource } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
 import { ComponentsErrorCode } from './errors';
-import { POSITION, STATUS_PAGE_CHILD_PERMISSION, STATUS_PAGE_ID, UNDER_STATUS_PAGE } from './under-status-page';
+import { POSITION, STATUS_PAGE_CHILD_PERMISSION, STATUS_PAGE_ID, UNDER_STATUS_PAGE } from '../status-pages/under-status-page';
 
 /**
  * A group of a status page's components (the hosted API's `status_page_component_group`):
@@ -16,7 +16,7 @@ export const statusPageComponentGroupSchema = defineResource({
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: { ...UNDER_STATUS_PAGE, segment: 'component-groups' },
   attributes: {
-    status_page_id: STATUS_PAGE_ID,
+    status_page_id: { ...STATUS_PAGE_ID, filter: ['eq', 'in'] },
     name: { type: 'string', required: true, minLength: 1, maxLength: 255, filter: true, sortable: true, description: 'Name of the component group' },
     description: { type: 'string', nullable: true, maxLength: 10000, description: 'Description of the component group' },
     position: { ...POSITION, description: "Position of the group among the page's groups; left out, last" },

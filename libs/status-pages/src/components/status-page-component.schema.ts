@@ -2,7 +2,7 @@ import { existingCatalogIds } from '@taproot/catalog';
 import { defineResource, JsonApiError } from '@taproot/json-api';
 import { checkReferenced, type Reference, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
 import { ComponentsErrorCode } from './errors';
-import { POSITION, STATUS_PAGE_CHILD_PERMISSION, STATUS_PAGE_ID, UNDER_STATUS_PAGE } from './under-status-page';
+import { POSITION, STATUS_PAGE_CHILD_PERMISSION, STATUS_PAGE_ID, UNDER_STATUS_PAGE } from '../status-pages/under-status-page';
 
 const catalogReference = (noun: string, type: 'services' | 'functionalities'): Reference => ({
   noun,
@@ -26,7 +26,7 @@ export const statusPageComponentSchema = defineResource({
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: UNDER_STATUS_PAGE,
   attributes: {
-    status_page_id: STATUS_PAGE_ID,
+    status_page_id: { ...STATUS_PAGE_ID, filter: ['eq', 'in'] },
     name: { type: 'string', required: true, minLength: 1, maxLength: 255, filter: true, sortable: true, description: 'Name of the component' },
     description: { type: 'string', nullable: true, maxLength: 10000, description: 'Description of the component' },
     status: {

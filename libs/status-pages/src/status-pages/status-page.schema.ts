@@ -1,4 +1,5 @@
 import { existingCatalogIds } from '@taproot/catalog';
+import { isTimeZone } from '@taproot/config';
 import { defineResource, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
 import { statusPageAnnouncementDefinition } from '../announcements/status-page-announcement.schema';
@@ -77,15 +78,6 @@ export const statusPageSchema = defineResource({
     cname_records: { type: 'object', nullable: true, writable: false, description: 'CNAME records mapping external domain names to their DNS target values (not provisioned by Taproot: null)' },
   },
 });
-
-/** Whether the runtime's time zone database knows `name`. */
-function isTimeZone(name: string): boolean {
-  try {
-    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone.length > 0;
-  } catch {
-    return false;
-  }
-}
 
 const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 // A DNS host name: dot-separated labels of letters, digits and inner hyphens, at least two labels.

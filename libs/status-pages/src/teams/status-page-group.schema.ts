@@ -2,7 +2,7 @@ import { existingTeamIds } from '@taproot/identity';
 import { defineResource, JsonApiError } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition } from '@taproot/resources';
 import { StatusPagesErrorCode } from '../status-pages/status-page-errors';
-import { STATUS_PAGE_ID, UNDER_STATUS_PAGE } from '../status-pages/under-status-page';
+import { STATUS_PAGE_CHILD_PERMISSION, STATUS_PAGE_ID, UNDER_STATUS_PAGE } from '../status-pages/under-status-page';
 
 export const PERMISSION_LEVELS = ['edit_and_publish', 'publish_only'] as const;
 
@@ -38,7 +38,7 @@ export const statusPageGroupDefinition: ResourceDefinition = {
   schema: statusPageGroupSchema,
   context: 'status-pages',
   table: 'status_page_groups',
-  permission: { family: 'status_pages', writes: 'update' },
+  permission: STATUS_PAGE_CHILD_PERMISSION,
   rules: {
     async beforeCreate(input, ctx) {
       const attributes = await checkReferenced(ctx, input, { group_id: { noun: 'team', code: StatusPagesErrorCode.UnknownReference, existing: existingTeamIds } });

@@ -1,13 +1,8 @@
 import { defineResource, JsonApiError } from '@taproot/json-api';
 import type { ResourceDefinition, Row } from '@taproot/resources';
+import { EVENT_STATUSES } from '../status-page-events/status-page-event.schema';
 import { StatusPagesErrorCode } from '../status-pages/status-page-errors';
-import { STATUS_PAGE_ID, UNDER_STATUS_PAGE } from '../status-pages/under-status-page';
-
-/** The statuses of the status page updates a template fills, by the template's kind (as status page events have them). */
-const UPDATE_STATUSES = {
-  normal: ['investigating', 'identified', 'monitoring', 'resolved'],
-  scheduled: ['scheduled', 'in_progress', 'completed'],
-} as const;
+import { POSITION, STATUS_PAGE_CHILD_PERMISSION, STATUS_PAGE_ID, UNDER_STATUS_PAGE } from '../status-pages/under-status-page';
 
 /**
  * A template of status page updates (reference `status_page_template`; docs/status-pages.md):
@@ -30,14 +25,13 @@ export const statusPageTemplateSchema = defineResource({
     update_status: {
       type: 'string',
       nullable: true,
-      enum: [...UPDATE_STATUSES.normal, ...UPDATE_STATUSES.scheduled],
+      enum: [...EVENT_STATUSES.normal, ...EVENT_STATUSES.scheduled],
       description: 'Status of the event the template will populate: investigating, identified, monitoring or resolved for a normal template; scheduled, in_progress or completed for a scheduled one',
     },
     kind: { type: 'string', enum: ['normal', 'scheduled'], default: 'normal', description: 'The kind of the status page template' },
     should_notify_subscribers: { type: 'boolean', nullable: true, alwaysStored: true, default: false, description: 'Controls if incident subscribers should be notified' },
     enabled: { type: 'boolean', nullable: true, alwaysStored: true, default: true, description: 'Enable / Disable the status page template' },
-    // Left out (or null), the template goes last among its page's; the platform assigns it.
-    position: { type: 'integer', nullable: true, alwaysStored: true, minimum: 0, maximum: 2147483647, sortable: true, description: 'Position of the template among its page\'s' },
+    position: { ...POSITION, description: "Position of the template among its page's" },
   },
 });
 
@@ -46,11 +40,11 @@ function checked(written: Row, settled: Row): Row {
   const attributes = { ...written };
   if (attributes.should_notify_subscribers === null) attributes.should_notify_subscribers = false;
   if (attributes.enabled === null) attributes.enabled = true;
-  const kind = settled.kind as keyof typeof UPDATE_STATUSES;
+  const kind = settled.kind as keyof typeof EVENT_STATUSES;
   const status = settled.update_status;
-  if (typeof status === 'string' && !(UPDATE_STATUSES[kind] as readonly string[]).includes(status)) {
+  if (typeof status === 'string' && !(EVENT_STATUSES[kind] as readonly string[]).includes(status)) {
     throw JsonApiError.invalidAttributes([
-      { attribute: 'update_status', detail: `update_status of a ${kind} template must be one of ${UPDATE_STATUSES[kind].join(', ')} (got ${status})`, code: StatusPagesErrorCode.StatusNotOfKind },
+      { attribute: 'update_status', detail: `update_status of a ${kind} template must be one of ${EVENT_STATUSES[kind].join(', ')} (got ${status})`, code: StatusPagesErrorCode.StatusNotOfKind },
     ]);
   }
   return attributes;
@@ -60,8 +54,7 @@ export const statusPageTemplateDefinition: ResourceDefinition = {
   schema: statusPageTemplateSchema,
   context: 'status-pages',
   table: 'status_page_templates',
-  // Templates are part of the page: written with status_pages update.
-  permission: { family: 'status_pages', writes: 'update' },
+  permission: STATUS_PAGE_CHILD_PERMISSION,
   rules: {
     beforeCreate: (input) => checked(input, input),
     beforeUpdate: (current, changes) => checked(changes, { ...current, ...changes }),
