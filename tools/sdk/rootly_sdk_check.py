@@ -193,6 +193,23 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     service = ident(c.call("createService", doc("services", name=f"SDK service {run}", public_description="Payments")))
     environment = ident(c.call("createEnvironment", doc("environments", name=f"SDK env {run}")))
     functionality = ident(c.call("createFunctionality", doc("functionalities", name=f"SDK functionality {run}")))
+    # A status page showing the service and functionality, and what goes on it.
+    status_page = ident(c.call("createStatusPage", doc("status_pages", title=f"SDK status page {run}", public=True, service_ids=[service], functionality_ids=[functionality])))
+    # The SDK types this body as the bare template (StatusPageTemplate); the hosted API takes the document.
+    template = ident(
+        c.call(
+            "createStatusPageTemplate",
+            doc("status_page_templates", title="Investigating", body="We are looking into slow checkouts", update_status="investigating"),
+            model="NewStatusPageTemplate",
+            status_page_id=status_page,
+        )
+    )
+    component_group = ident(c.call("createStatusPageComponentGroup", doc("status_page_component_groups", name=f"SDK component group {run}"), status_page_id=status_page))
+    component = ident(
+        c.call("createStatusPageComponent", doc("status_page_components", name=f"SDK component {run}", status_page_component_group_id=component_group), status_page_id=status_page)
+    )
+    announcement = ident(c.call("createStatusPageAnnouncement", doc("status_page_announcements", title="Planned upgrade", body="Checkout is read-only for ten minutes"), status_page_id=status_page))
+    page_team = ident(c.call("createStatusPageTeam", doc("status_page_groups", group_id=team), status_page_id=status_page))
     cause = ident(c.call("createCause", doc("causes", name=f"SDK cause {run}")))
     incident_type = ident(c.call("createIncidentType", doc("incident_types", name=f"SDK type {run}")))
     sub_status = ident(c.call("createSubStatus", doc("sub_statuses", name=f"SDK sub-status {run}", parent_status="started")))
@@ -253,8 +270,9 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     incident_sub_status = ident(
         c.call("createIncidentSubStatus", doc("incident_sub_statuses", sub_status_id=sub_status, assigned_at=iso()), incident_id=incident)
     )
-    # Posted to no status page: the reference does not require one, and the scenario makes none yet.
-    status_page_event = ident(c.call("createIncidentStatusPage", doc("incident_status_page_events", event="Investigating slow checkouts"), incident_id=incident))
+    status_page_event = ident(
+        c.call("createIncidentStatusPage", doc("incident_status_page_events", event="Investigating slow checkouts", status_page_id=status_page), incident_id=incident)
+    )
     event_service = ident(
         c.call("createIncidentEventService", doc("incident_event_services", incident_event_id=event, service_id=service, status="partial_outage"), incident_event_id=event)
     )
@@ -428,10 +446,20 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         # update_secret requires the name; a new value under it (headers name it, so it is not renamed).
         ("listSecrets", "getSecret", "updateSecret", secret, "secrets", {"name": secret_name, "secret": "receiver-token-2"}),
         ("listWebhooksEndpoints", "getWebhooksEndpoint", "updateWebhooksEndpoint", webhooks_endpoint, "webhooks_endpoints", {"name": f"SDK endpoint {run} renamed", "enabled": False}),
+        ("listStatusPages", "getStatusPage", "updateStatusPage", status_page, "status_pages", {"description": "Checkout and payments", "show_uptime_last_days": 30}),
     ):
         c.call(list_op)
         c.call(get_op, id=id_)
         c.call(update_op, doc(type_, **attributes), id=id_)
+    c.call("listStatusPageTemplates", status_page_id=status_page)
+    c.call("getStatusPageTemplate", id=template)
+    # The SDK's update model requires title and body.
+    c.call("updateStatusPageTemplate", doc("status_page_templates", title="Investigating", body="Checkouts are slow; we are on it"), model="UpdateStatusPageTemplate", id=template)
+    statuses = c.call("listStatuses")
+    c.call("getStatus", id=statuses.data[0].id if statuses is not None and statuses.data else None)
+    c.call("listStatusPageTeams", status_page_id=status_page)
+    c.call("getStatusPageTeam", status_page_id=status_page, id=page_team)
+    c.call("updateStatusPageTeam", doc("status_page_groups", permission_level="edit_and_publish"), status_page_id=status_page, id=page_team)
     c.call("listVerifiedDomains")
     c.call("getVerifiedDomain", id=verified_domain)
     c.call("patchAlertRoute", doc("alert_routes", enabled=False), id=alert_route)
@@ -459,6 +487,9 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         ("listIncidentEvents", {"incident_id": incident}, "getIncidentEvent", "updateIncidentEvent", event, "incident_events", {"event": "Rolled back v42"}),
         ("listIncidentActionItems", {"incident_id": incident}, "getIncidentActionItem", "updateIncidentActionItem", action_item, "incident_action_items", {"status": "in_progress"}),
         ("listIncidentSubStatuses", {"incident_id": incident}, "getIncidentSubStatus", "updateIncidentSubStatus", incident_sub_status, "incident_sub_statuses", {"assigned_at": iso()}),
+        ("listStatusPageComponentGroups", {"status_page_id": status_page}, "getStatusPageComponentGroup", "updateStatusPageComponentGroup", component_group, "status_page_component_groups", {"collapsed_by_default": True}),
+        ("listStatusPageComponents", {"status_page_id": status_page}, "getStatusPageComponent", "updateStatusPageComponent", component, "status_page_components", {"description": "Card payments"}),
+        ("listStatusPageAnnouncements", {"status_page_id": status_page}, "getStatusPageAnnouncement", "updateStatusPageAnnouncement", announcement, "status_page_announcements", {"body": "Checkout is read-only for five minutes"}),
         ("listIncidentStatusPages", {"incident_id": incident}, "getIncidentStatusPages", "updateIncidentStatusPage", status_page_event, "incident_status_page_events", {"status": "identified"}),
         ("listIncidentEventServices", {"incident_event_id": event}, "getIncidentEventService", "updateIncidentEventService", event_service, "incident_event_services", {"status": "operational"}),
         ("listIncidentEventFunctionalities", {"incident_event_id": event}, "getIncidentEventFunctionality", "updateIncidentEventFunctionality", event_functionality, "incident_event_functionalities", {"status": "operational"}),
@@ -533,6 +564,16 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         c.call("deleteIncident", id=id_)
     c.call("deleteIncident", id=incident)
     c.call("deleteIncidentRoleTask", id=role_task)
+    # The page's records before the page (its events are gone with their incidents), the page before its services and team.
+    c.call("deleteStatusPageTeam", status_page_id=status_page, id=page_team)
+    for operation, id_ in (
+        ("deleteStatusPageAnnouncement", announcement),
+        ("deleteStatusPageComponent", component),
+        ("deleteStatusPageComponentGroup", component_group),
+        ("deleteStatusPageTemplate", template),
+        ("deleteStatusPage", status_page),
+    ):
+        c.call(operation, id=id_)
     for operation, id_ in (
         ("deleteScheduleRotationActiveDay", active_day),
         ("deleteScheduleRotationUser", rotation_user),
