@@ -51,6 +51,23 @@ export class PermissionResolver {
     return effectivePermissions(caller);
   }
 
+  /**
+   * The kind (`system_role`) of the incident response role the principal acts with, picked as
+   * `resolve` picks it; a global key with neither role is the organization's full-access key (the
+   * bootstrap key) and counts as the owner. Null without a role. For rules the spec states by role
+   * kind rather than by permission (only an owner or admin changes a status page's teams).
+   */
+  async roleKind(principal: Principal): Promise<string | null> {
+    const assignment = await this.assignment(principal);
+    if (!assignment) return null;
+    if (assignment.kind === 'global' && assignment.role_id === null && assignment.on_call_role_id === null) return 'owner';
+    const [row]: { system_role: string }[] = await this.dataSource.query('SELECT system_role FROM roles WHERE organization_id = $1 AND id::text = $2', [
+      principal.organizationId,
+      assignment.role_id,
+    ]);
+    return row?.system_role ?? null;
+  }
+
   private async assignment(principal: Principal): Promise<AssignmentRow | null> {
     if (principal.apiKeyId) {
       const [key]: AssignmentRow[] = await this.dataSource.query(
@@ -82,4 +99,9 @@ export class PermissionResolver {
 /** The effective permissions of someone other than the caller, read in the given transaction. */
 export function permissionsOf(db: Queryable, principal: ScopedPrincipal): Promise<PermissionSet> {
   return new PermissionResolver(db).resolve(principal);
+}
+
+/** The kind of the incident response role `principal` acts with (`PermissionResolver.roleKind`), read in the given transaction. */
+export function roleKindOf(db: Queryable, principal: Principal): Promise<string | null> {
+  return new PermissionResolver(db).roleKind(principal);
 }
