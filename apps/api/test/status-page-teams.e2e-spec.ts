@@ -92,6 +92,12 @@ describe('status page teams', () => {
     await assign(pageId, { group_id: groupId });
     const again = await send('POST', `/v1/status-pages/${pageId}/teams`, grant({ group_id: groupId, permission_level: 'edit_and_publish' }));
     assert.deepEqual([again.status, pointers(again), errorCodes(again)], [422, ['/data/attributes/group_id'], ['422/TEAM_ALREADY_GRANTED/Invalid attribute']]);
+
+    // Concurrent grants of one team: one is made, the others answer as the sequential case does.
+    const [{ id: racedPage }, { id: racedTeam }] = [await page(), await team()];
+    const answers = await Promise.all(Array.from({ length: 6 }, () => send('POST', `/v1/status-pages/${racedPage}/teams`, grant({ group_id: racedTeam }))));
+    assert.deepEqual(answers.map((res) => res.status).sort(), [201, 422, 422, 422, 422, 422]);
+    assert.ok(answers.filter((res) => res.status === 422).every((res) => errorCodes(res)[0] === '422/TEAM_ALREADY_GRANTED/Invalid attribute'));
     assert.equal(ids(await send('GET', `/v1/status-pages/${pageId}/teams`)).length, 1);
     // The same team on another page is another grant.
     await assign((await page()).id, { group_id: groupId });

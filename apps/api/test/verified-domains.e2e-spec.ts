@@ -94,6 +94,12 @@ describe('verified domains: a DNS TXT challenge', () => {
     assert.deepEqual([twice.status, pointers(twice), errorCodes(twice)], [422, ['/data/attributes/domain'], ['422/DOMAIN_TAKEN/Invalid attribute']]);
     const theirs = created(await send('POST', '/v1/verified_domains', doc(name), other.token));
     assert.equal(theirs.attributes.domain, name, 'another organization may claim the same domain');
+
+    // Concurrent creates of one domain: one takes it, the others answer as the sequential case does.
+    const raced = fresh();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => send('POST', '/v1/verified_domains', doc(raced))));
+    assert.deepEqual(answers.map((res) => res.status).sort(), [201, 422, 422, 422, 422, 422]);
+    assert.ok(answers.filter((res) => res.status === 422).every((res) => errorCodes(res)[0] === '422/DOMAIN_TAKEN/Invalid attribute'));
     assert.deepEqual(ids(await send('GET', `/v1/verified_domains?filter[domain]=${name}`)).length, 1);
   });
 

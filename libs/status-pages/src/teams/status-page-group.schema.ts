@@ -1,6 +1,6 @@
 import { existingTeamIds } from '@taproot/identity';
 import { defineResource, JsonApiError } from '@taproot/json-api';
-import { checkReferenced, type ResourceDefinition } from '@taproot/resources';
+import { checkReferenced, ResourceWriter, type ResourceDefinition } from '@taproot/resources';
 import { StatusPagesErrorCode } from '../status-pages/status-page-errors';
 import { STATUS_PAGE_CHILD_PERMISSION, STATUS_PAGE_ID, UNDER_STATUS_PAGE } from '../status-pages/under-status-page';
 
@@ -42,6 +42,8 @@ export const statusPageGroupDefinition: ResourceDefinition = {
   rules: {
     async beforeCreate(input, ctx) {
       const attributes = await checkReferenced(ctx, input, { group_id: { noun: 'team', code: StatusPagesErrorCode.UnknownReference, existing: existingTeamIds } });
+      // Grants are made one at a time: a concurrent grant of the team is seen here (422), not by the unique index (500).
+      await new ResourceWriter(statusPageGroupDefinition).takeTurns(ctx);
       const [granted] = (await ctx.manager.query('SELECT id FROM status_page_groups WHERE organization_id = $1 AND status_page_id = $2 AND group_id = $3', [
         ctx.organizationId,
         attributes.status_page_id,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defineResource, JsonApiError } from '@taproot/json-api';
-import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
+import { ResourceWriter, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
 import { VerifiedDomainsErrorCode } from './errors';
 
 export const VERIFICATION_STATUSES = ['pending', 'verified', 'failing', 'expired'] as const;
@@ -51,6 +51,8 @@ export function normalizedDomain(raw: string): string {
 
 async function challenge(attributes: Row, ctx: WriteContext): Promise<Row> {
   const domain = normalizedDomain(String(attributes.domain));
+  // Domains are added one at a time: a concurrent add of the domain is seen here (422), not by the unique index (500).
+  await new ResourceWriter(verifiedDomainDefinition).takeTurns(ctx);
   const taken = (await ctx.manager.query('SELECT 1 FROM verified_domains WHERE organization_id = $1 AND domain = $2', [ctx.organizationId, domain])) as unknown[];
   if (taken.length) throw JsonApiError.invalidAttributes([{ attribute: 'domain', detail: `domain ${domain} is already a verified domain of this organization`, code: VerifiedDomainsErrorCode.DomainTaken }]);
   const token = randomBytes(24).toString('base64url');
