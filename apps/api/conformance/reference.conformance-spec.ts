@@ -1181,3 +1181,134 @@ describe('webhooks_deliveries conform to the reference', () => {
     validateAgainstReference('errors_list', missing.body, 'GET /v1/webhooks/deliveries/{id} 404');
   });
 });
+
+/** Status pages (docs/status-pages.md). */
+describeReferenceConformance({
+  type: 'status_pages',
+  path: '/v1/status-pages',
+  singular: 'status_page',
+  references: async (api, org) => ({
+    service_ids: [await made(api, org, '/v1/services', 'services', { name: named('Service') })],
+    functionality_ids: [await made(api, org, '/v1/functionalities', 'functionalities', { name: named('Functionality') })],
+  }),
+  // Realistic values where the reference's strings have a meaning: colors, a zone, a host name.
+  pick: (name, _schema, variant) => {
+    if (name === 'header_color') return variant === 'create' ? '#0061F2' : '#123';
+    if (name === 'footer_color') return variant === 'create' ? '#1F2F41' : '#abc';
+    if (name === 'time_zone') return variant === 'create' ? 'Europe/Paris' : 'America/New_York';
+    if (name === 'external_domain_names') return [`${variant}-${randomUUID().slice(0, 8)}.example.test`];
+    return undefined;
+  },
+  // Password authentication needs its password; the deprecated flag follows the method written with it.
+  companions: (name, value) => {
+    if (name !== 'authentication_method') return undefined;
+    return { authentication_enabled: value !== null && value !== 'none', ...(value === 'password' ? { authentication_password: 'correct horse battery' } : {}) };
+  },
+  outputOnly: { authentication_password: WRITE_ONLY },
+  // A null stores the default (docs/status-pages.md): answers never hold null there.
+  assignedWhenNull: ['allow_search_engine_index', 'authentication_method', 'enabled', 'external_domain_names', 'footer_color', 'header_color', 'public', 'section_order', 'show_uptime', 'show_uptime_last_days', 'time_zone'],
+  knownStricter: {
+    'title=""': 'minLength 1: a page needs a title (its slug is derived from it)',
+    'title=<10000 chars>': 'maxLength 255',
+    ...STRICTER('header_color', 'a hex color, #rgb or #rrggbb'),
+    ...STRICTER('footer_color', 'a hex color, #rgb or #rrggbb'),
+    ...STRICTER('time_zone', "an IANA time zone name the runtime's zone database knows"),
+  },
+});
+
+/**
+ * Status page templates: the reference declares the request body as the bare `status_page_template`
+ * and serves none of /v1/templates/{id}; Taproot takes that template's attributes in a JSON:API
+ * document (docs/status-pages.md). Its answers are checked here: create under a page, list, get,
+ * update, delete, and the errors.
+ */
+describe('status_page_templates conform to the reference', () => {
+  let api: TestApi;
+  let org: TestOrganization;
+  let page: string;
+  before(async () => {
+    api = await startTestApi();
+    org = await api.newOrganization();
+    page = await made(api, org, '/v1/status-pages', 'status_pages', { title: named('Status') });
+  });
+  after(() => api?.close());
+
+  /** The reference template's writable attributes, a normal template's status. */
+  const attributes = (variant: 'create' | 'update'): Attributes => {
+    const ref = referenceValidator();
+    const sample = sampleFromSchema(ref, ref.schema('status_page_template'), {
+      pick: (pointer) => (pointer === '/update_status' ? (variant === 'create' ? 'investigating' : 'monitoring') : pointer === '/kind' ? 'normal' : undefined),
+    }) as Attributes;
+    const { created_at: _created, updated_at: _updated, status_page_id: _page, ...writable } = sample;
+    return { ...writable, title: `${variant} ${randomUUID().slice(0, 8)}` };
+  };
+
+  test('create, list, get, update and delete answer status_page_template_response and status_page_template_list', async () => {
+    const send = (method: string, path: string, body?: unknown) => api.request(method, path, { token: org.token, body });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const sent = attributes('create');
+      const res = await send('POST', `/v1/status-pages/${page}/templates`, { data: { type: 'status_page_templates', attributes: sent } });
+      assertStatus(res, 201, 'POST /v1/status-pages/{status_page_id}/templates');
+      validateAgainstReference('status_page_template_response', res.body, 'POST /v1/status-pages/{status_page_id}/templates 201');
+      assert.equal(res.body.data.attributes.status_page_id, page);
+      ids.push(res.body.data.id);
+    }
+    const list = await send('GET', `/v1/status-pages/${page}/templates?page[size]=2`);
+    assertStatus(list, 200, 'GET /v1/status-pages/{status_page_id}/templates');
+    validateAgainstReference('status_page_template_list', list.body, 'GET /v1/status-pages/{status_page_id}/templates 200');
+    assert.equal(list.body.meta.total_count, 3);
+    const got = await send('GET', `/v1/templates/${ids[0]}`);
+    assertStatus(got, 200, 'GET /v1/templates/{id}');
+    validateAgainstReference('status_page_template_response', got.body, 'GET /v1/templates/{id} 200');
+    const sent = attributes('update');
+    const updated = await send('PUT', `/v1/templates/${ids[0]}`, { data: { type: 'status_page_templates', attributes: sent } });
+    assertStatus(updated, 200, 'PUT /v1/templates/{id}');
+    validateAgainstReference('status_page_template_response', updated.body, 'PUT /v1/templates/{id} 200');
+    assertEchoed({ type: 'status_page_templates', path: '/v1/templates', singular: 'status_page_template' }, sent, updated.body.data.attributes, 'PUT /v1/templates/{id}');
+    const deleted = await send('DELETE', `/v1/templates/${ids[0]}`);
+    assertStatus(deleted, 200, 'DELETE /v1/templates/{id}');
+    validateAgainstReference('status_page_template_response', deleted.body, 'DELETE /v1/templates/{id} 200');
+    for (const [what, res, status] of [
+      ['GET a deleted template', await send('GET', `/v1/templates/${ids[0]}`), 404],
+      ['POST without title and body', await send('POST', `/v1/status-pages/${page}/templates`, { data: { type: 'status_page_templates', attributes: {} } }), 422],
+      ['POST under an unknown page', await send('POST', `/v1/status-pages/${randomUUID()}/templates`, { data: { type: 'status_page_templates', attributes: attributes('create') } }), 404],
+      ['GET the list without a token', await api.request('GET', `/v1/status-pages/${page}/templates`), 401],
+    ] as const) {
+      assertStatus(res, status, what);
+      validateAgainstReference('errors_list', res.body, `${what} ${status}`);
+    }
+  });
+});
+
+describe('statuses conform to the reference', () => {
+  let api: TestApi;
+  let org: TestOrganization;
+  before(async () => {
+    api = await startTestApi();
+    org = await api.newOrganization();
+  });
+  after(() => api?.close());
+
+  test("the organization's built-in statuses: list (filtered, paged), get by id and slug answer status_list and status_response", async () => {
+    const send = (path: string) => api.request('GET', path, { token: org.token });
+    const all = await send('/v1/statuses');
+    assertStatus(all, 200, 'GET /v1/statuses');
+    validateAgainstReference('status_list', all.body, 'GET /v1/statuses 200');
+    assert.ok(all.body.data.length > 0, 'the built-in set');
+    for (const path of ['/v1/statuses?page[number]=2&page[size]=2', '/v1/statuses?filter[enabled]=true&filter[slug]=operational', '/v1/statuses?filter[created_at][lt]=2000-01-01']) {
+      const res = await send(path);
+      assertStatus(res, 200, `GET ${path}`);
+      validateAgainstReference('status_list', res.body, `GET ${path} 200`);
+    }
+    const [first] = all.body.data;
+    for (const key of [first.id, first.attributes.slug]) {
+      const one = await send(`/v1/statuses/${key}`);
+      assertStatus(one, 200, 'GET /v1/statuses/{id}');
+      validateAgainstReference('status_response', one.body, 'GET /v1/statuses/{id} 200');
+    }
+    const missing = await send(`/v1/statuses/${randomUUID()}`);
+    assertStatus(missing, 404, 'GET an unknown status');
+    validateAgainstReference('errors_list', missing.body, 'GET /v1/statuses/{id} 404');
+  });
+});
