@@ -7,6 +7,7 @@ export { incidentRoleTaskSchema, incidentRoleTaskDefinition } from './incident-r
 export { actionItemSchema, actionItemDefinition, ACTION_ITEM_KINDS, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES } from './action-items/action-item.schema';
 export { incidentSubStatusSchema, incidentSubStatusDefinition } from './incident-sub-statuses/incident-sub-status.schema';
 export { incidentKind, incidentParentAccess, underIncident } from './incident-children/incident-parent';
+export { publicIncidents, type PublicIncident } from './incidents/public-incidents';
 export { incidentEventServiceDefinition, incidentEventFunctionalityDefinition, EVENT_LINK_STATUSES } from './event-links/event-link.schema';
 
 export { INCIDENTS_MIGRATIONS } from './migrations';
