@@ -1,4 +1,4 @@
-import { Html, html } from './html';
+import { Html, html } from '@taproot/runtime';
 import type { ScopeDescription } from './scope-descriptions';
 
 /**

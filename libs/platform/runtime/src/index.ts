@@ -5,3 +5,4 @@ export * from './start-nest-app';
 export * from './run-process';
 export * from './probes';
 export * from './context-descriptor';
+export * from './html';

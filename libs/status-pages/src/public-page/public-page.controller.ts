@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { Public } from '@taproot/auth';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { createHash } from 'node:crypto';
-import { html } from './html';
+import { html } from '@taproot/runtime';
 import { pageAtom, pageJson } from './public-page.formats';
 import { pageHtml, type PageAddress } from './public-page.html';
 import { PublicPageReader, type PageLookup, type PublicPage } from './public-page.reader';

@@ -1,4 +1,4 @@
-import { escapeMarkup } from './html';
+import { escapeHtml } from '@taproot/runtime';
 import type { PageAddress } from './public-page.html';
 import type { FeedEntry, PublicComponent, PublicPage, PublicStory } from './public-page.reader';
 
@@ -41,7 +41,7 @@ const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 /** An Atom 1.0 feed (RFC 4287) of the page's updates and announcements. */
 export function pageAtom(page: PublicPage, address: PageAddress, entries: FeedEntry[]): string {
-  const x = (text: string) => escapeMarkup(text.replace(NOT_XML, ''));
+  const x = (text: string) => escapeHtml(text.replace(NOT_XML, ''));
   const updated = entries[0]?.updated ?? page.updatedAt;
   return [
     '<?xml version="1.0" encoding="utf-8"?>',

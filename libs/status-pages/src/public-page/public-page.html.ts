@@ -1,4 +1,4 @@
-import { Html, html, type Part } from './html';
+import { Html, html, type Part } from '@taproot/runtime';
 import { statusLabel, type PublicComponent, type PublicPage, type PublicStory } from './public-page.reader';
 
 /** Where the page's own files are: `/status/{slug}` or the root of a custom domain. */

@@ -1,7 +1,8 @@
 /**
- * Server-rendered HTML without a template library: `html` escapes every interpolated value unless
- * it is already `Html` (the output of another `html` call), so markup can only come from the
- * literal parts of the templates in this folder.
+ * Server-rendered HTML without a template library (the auth app's interaction pages, the public
+ * status page): `html` escapes every interpolated value unless it is already `Html` (the output of
+ * another `html` call), so markup can only come from the literal parts of the templates, never
+ * from text a user wrote.
  */
 export class Html {
   constructor(readonly value: string) {}
@@ -12,12 +13,12 @@ export class Html {
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Text and attribute values alike (attributes here are always double-quoted). */
+/** Text and attribute values alike (attributes are always double-quoted); also valid XML. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
-type Part = Html | string | number | null | undefined | false | readonly Part[];
+export type Part = Html | string | number | null | undefined | false | readonly Part[];
 
 function render(part: Part): string {
   if (part === null || part === undefined || part === false) return '';
