@@ -46,6 +46,7 @@ function time(at: Date, timeZone: string): Html {
   return html`<time datetime="${at.toISOString()}">${format.format(at)}</time>`;
 }
 
+// Secondary text is grey only on main's white: in the footer it keeps the footer's black or white (contrast).
 const STYLE = `body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
 header,footer{padding:1.5rem 1rem}header h1{margin:0;font-size:1.75rem}header p{margin:.25rem 0 0}
 main{max-width:48rem;margin:0 auto;padding:1rem}section{margin:0 0 2rem}h2{font-size:1.25rem;margin:0 0 .75rem}h3{font-size:1.05rem;margin:0}
@@ -53,7 +54,7 @@ ul,ol{list-style:none;margin:0;padding:0}.components li,.updates li,.announcemen
 .dot{display:inline-block;width:.75rem;height:.75rem;border-radius:50%;margin-right:.5rem}.state{float:right}
 .overall{padding:.75rem 1rem;border:2px solid #1a1a1a;border-radius:.25rem;font-weight:600}
 details{margin:.75rem 0}summary{cursor:pointer}summary h3{display:inline}.body{white-space:pre-line}
-article{margin:0 0 1.25rem}small,time{color:#4a4a4a}footer a{color:inherit}footer nav a{margin-right:1rem}`;
+article{margin:0 0 1.25rem}main small,main time{color:#4a4a4a}footer a{color:inherit}footer nav a{margin-right:1rem}`;
 
 function component(c: PublicComponent): Html {
   return html`<li><span class="dot" style="background:${colorOr(c.color, '#6B7280')}" aria-hidden="true"></span>${c.name} <span class="state">${c.statusName}</span>${
