@@ -31,6 +31,9 @@
  *                   real SMTP server, p99; level-2 lateness with 10,000 paging alerts vs 100 (paging.ts)
  *      webhooks     outgoing webhooks to a local receiver: events committed at 200/s, commit to first
  *                   attempt p99; deliveries/s vs raw POSTs of the same client and concurrency (webhooks.ts)
+ *      status-pages the public page GET /status/{slug} (HTML, no If-None-Match) vs a bare Fastify answering
+ *                   its bytes and headers, alternating; an update POSTed through the API until it is on
+ *                   the page, p99 (status-pages.ts)
  *      startup      the whole system as `npm start` runs it (built JavaScript) and as `npm run
  *                   start:dev` does (the register): time to the three apps' /readyz and RSS after
  *                   20 s idle, medians of BENCH_STARTUP_ROUNDS (default 3) starts each (startup.ts)
@@ -47,7 +50,7 @@
  *   BENCH_INCIDENTS      incidents to seed (default 1000000, at least 50000)
  *   BENCH_ALERT_RATE     alerts offered per second to each ingestion route and in the soak (default 25)
  *   BENCH_ONLY           comma-separated sections to run: services (1-3), health, limiter, reads,
- *                        incidents, alerts, shifts, paging, webhooks, startup, soak (default: all but soak)
+ *                        incidents, alerts, shifts, paging, webhooks, status-pages, startup, soak (default: all but soak)
  *   BENCH_PAGING_RATE, BENCH_PAGING_SECONDS, BENCH_PAGING_ALERTS, BENCH_PAGING_WINDOW_SECONDS
  *                        the paging section's offered rate (100), its seconds (30), the large
  *                        population (10000) and the window its level-2 steps come due in (20)
@@ -55,6 +58,9 @@
  *   BENCH_WEBHOOK_SLOW_EVENTS
  *                        the webhooks section's offered rate (200), its seconds (20), the events of
  *                        each throughput round (10000), the slow receiver's delay (20) and its events (6000)
+ *   BENCH_STATUS_PAGE_ROUNDS, BENCH_STATUS_PAGE_UPDATES
+ *                        the status-pages section's alternating page / bare Fastify pairs (3) and the
+ *                        updates published and watched for on the page (50)
  *   BENCH_PAGING_CHANNEL smtp (the shipped e-mail channel, default) or none (send answers at once)
  *   BENCH_SECONDS        seconds per measured load (default 10)
  *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
@@ -117,6 +123,7 @@ import { benchIncidents, INCIDENTS } from './incidents';
 import { benchReads, MIN_READ_RATIO, READS_MEASURE, readsRow } from './reads';
 import { benchPaging, pagingNotRunRows, reportPaging, startPagingSink } from './paging';
 import { benchWebhooks, reportWebhooks, webhooksNotRunRows } from './webhooks';
+import { benchStatusPages, reportStatusPages, statusPagesLoads, statusPagesNotRunRows } from './status-pages';
 import { benchShifts, MAX_SHIFTS_RATIO, MAX_SPAN_RATIO, SHIFT_SPAN_MEASURE, SHIFTS_MEASURE, shiftsRows } from './shifts';
 import { benchSoak, SOAK_SECONDS, soakRow } from './soak';
 import { benchStartup, startupRows, type StartupBench } from './startup';
@@ -134,7 +141,7 @@ const HEALTH = 'GET /healthz: api / bare Fastify';
 /** Rows of one seeding INSERT ... SELECT generate_series (progress between chunks). */
 const SEED_CHUNK = 10_000;
 /** The sections BENCH_ONLY may name; unset, every section runs. */
-const SECTIONS = ['services', 'health', 'limiter', 'reads', 'incidents', 'alerts', 'shifts', 'paging', 'webhooks', 'startup', 'soak'] as const;
+const SECTIONS = ['services', 'health', 'limiter', 'reads', 'incidents', 'alerts', 'shifts', 'paging', 'webhooks', 'status-pages', 'startup', 'soak'] as const;
 const ONLY = onlySections(process.env.BENCH_ONLY);
 /** Every section unless BENCH_ONLY names some; the soak (10 minutes) only when named or BENCH_SOAK_SECONDS is set. */
 const runs = (section: (typeof SECTIONS)[number]) =>
@@ -518,7 +525,8 @@ async function main(): Promise<void> {
 
     // Runtime: the in-process bus (no KAFKA_BROKERS), silent logs, migrations applied on open.
     // One API key drives every load: its per-key rate limits are raised out of the way (the
-    // limiter's own round trip per request stays in the measured path).
+    // limiter's own round trip per request stays in the measured path). The read limit is also
+    // what public routes (the status page) count per client address: raised as well.
     const config = loadConfig({
       DATABASE_URL: databaseUrl,
       HOST: '127.0.0.1',
@@ -589,6 +597,7 @@ async function main(): Promise<void> {
     const shifts = runs('shifts') ? await benchShifts(ds, api.url, shiftsOrg.organizationId, shiftsOrg.token, await newOrg('Bench shifts (plain list)')) : null;
     const paging = pagingSink ? await benchPaging(ds, api, pagingSink, await newOrg('Bench paging')) : null;
     const webhooks = runs('webhooks') ? await benchWebhooks(runtime, dispatcher, api.url, await newOrg('Bench webhooks'), await newOrg('Bench webhooks (slow receiver)')) : null;
+    const statusPages = runs('status-pages') ? await benchStatusPages(api.url, await newOrg('Bench status pages')) : null;
     // Then the system's own process, started and stopped by the bench, with nothing else loading the machine.
     const startup: StartupBench | null = runs('startup') ? await benchStartup() : null;
     // Last: its own process under a steady load, with nothing else of the bench running beside it.
@@ -760,6 +769,12 @@ async function main(): Promise<void> {
     } else {
       rows.push(...webhooksNotRunRows());
     }
+    if (statusPages) {
+      out();
+      rows.push(...reportStatusPages(statusPages, loadRow, loadHeaders));
+    } else {
+      rows.push(...statusPagesNotRunRows());
+    }
     if (soak) {
       out();
       const at = soak.reference.halfWay ? `the half-way point (${soak.reference.atSeconds}s; a soak under 4 minutes has no minute 2 to settle by)` : `minute 2 (${soak.reference.atSeconds}s)`;
@@ -804,6 +819,7 @@ async function main(): Promise<void> {
       shifts,
       paging,
       webhooks,
+      statusPages,
       startup,
       soak,
       summary: rows.map(({ ratioText: _r, ...r }) => r),
@@ -815,6 +831,7 @@ async function main(): Promise<void> {
       ...(reads ? [reads.http] : []),
       ...(alerts ? [alerts.webhook.offered, alerts.webhook.capacity, alerts.api.offered, alerts.api.capacity] : []),
       ...(soak ? [soak.load] : []),
+      ...(statusPages ? statusPagesLoads(statusPages) : []),
     ];
     const failedLoads = loads.filter((r) => r.non2xx + r.errors + r.timeouts > 0);
     for (const r of failedLoads) {
