@@ -14,11 +14,22 @@ describe('alert groups', () => {
   const w = usePagingWorld();
 
   const source = () => newAlertSource(w.api, w.org.token, { source_type: 'generic_webhook', sourceable_attributes: { field_mappings_attributes: [{ field: 'alert_title', json_path: '$.title' }] } });
+  /** 503s answered (and retried) during the storm. */
+  let overloaded = 0;
   const ingest = async (src: InboundSource, payload: Record<string, unknown>): Promise<Alert> => {
     const raw = JSON.stringify(payload);
-    const res = await postInbound(w.api, src.path, raw, signedBy(src.secret, raw));
-    assert.equal(res.status, 202, JSON.stringify(res.body));
-    return res.body.data[0] as Alert;
+    // As monitoring tools do, a 503 is sent again: under the storm on a slow machine the test's
+    // pool of 4 connections can keep a request waiting past the 5 s connect timeout (nothing written).
+    for (let attempt = 1; ; attempt++) {
+      const res = await postInbound(w.api, src.path, raw, signedBy(src.secret, raw));
+      if (res.status === 503 && attempt < 5) {
+        overloaded++;
+        await new Promise((r) => setTimeout(r, 250));
+        continue;
+      }
+      assert.equal(res.status, 202, JSON.stringify(res.body));
+      return res.body.data[0] as Alert;
+    }
   };
   const create = async (type: string, path: string, attributes: Record<string, unknown>) => created(await w.send('POST', path, doc(type, attributes))).id as string;
   const alertOf = async (id: string): Promise<Alert> => (await w.send('GET', `/v1/alerts/${id}`)).body.data as Alert;
@@ -182,6 +193,8 @@ describe('alert groups', () => {
       stored.push(...(await Promise.all(alerts.slice(i, i + 20).map(({ src, ...payload }) => ingest(src, payload)))));
     }
     const seconds = (Date.now() - started) / 1000;
+    // A few retried 503s are overload; many would be a fault (a deadlock answers 503 too).
+    assert.ok(overloaded <= 20, `${overloaded} of 1,000 posts answered 503`);
     for (let pass = 0, before = -1; pass < 20 && before !== w.smtp.messages.length; pass++) {
       before = w.smtp.messages.length;
       await w.engine.tick();
