@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Admin, type IHeaders, Kafka, type KafkaMessage, logLevel } from 'kafkajs';
+import { isTransientFailure } from '../transient-failure';
 
 /** One message the Kafka bus parked in `<topic>.dlq` (headers written by KafkaEventBus.deadLetter). */
 export interface DeadLetter {
@@ -113,7 +114,7 @@ export class KafkaDeadLetters {
 
   /** Reads a dead-letter topic up to its current end with a throwaway group, deleted afterwards. */
   private async readTopic(admin: Admin, topic: string): Promise<DeadLetter[]> {
-    const ends = await admin.fetchTopicOffsets(topic);
+    const ends = await offsetsOf(admin, topic);
     const [marks] = await admin.fetchOffsets({ groupId: DLQ_REPLAY_GROUP, topics: [topic] });
     const replayedUpTo = new Map(marks.partitions.map((p) => [p.partition, BigInt(p.offset)]));
     const remaining = new Map(ends.filter((p) => BigInt(p.high) > BigInt(p.low)).map((p) => [p.partition, BigInt(p.high)]));
@@ -174,4 +175,20 @@ function toLetter(topic: string, partition: number, message: KafkaMessage, repla
     value: message.value,
     headers: message.headers ?? {},
   };
+}
+
+/**
+ * A topic's offsets. A dead-letter topic made a moment ago may not have elected its leader yet
+ * (NOT_LEADER_FOR_PARTITION, which kafkajs marks retriable): the read waits for it, briefly,
+ * rather than failing the operator's command.
+ */
+async function offsetsOf(admin: Admin, topic: string): Promise<Awaited<ReturnType<Admin['fetchTopicOffsets']>>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await admin.fetchTopicOffsets(topic);
+    } catch (error) {
+      if (attempt >= 10 || !isTransientFailure(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
 }
