@@ -51,7 +51,7 @@ export interface SdkReport {
 export function runSdkCheck(opts: { python: string; baseUrl: string; token: string; spareUserId?: string; verifyEmail?: { id: string; token: string }; webhookDelivery?: string; log?: Log }): Promise<SdkReport> {
   const args = ['--base-url', opts.baseUrl, '--token', opts.token];
   if (opts.spareUserId) args.push('--spare-user-id', opts.spareUserId);
-  if (opts.verifyEmail) args.push('--verify-email', opts.verifyEmail.id, opts.verifyEmail.token);
+  if (opts.verifyEmail) args.push(`--verify-email=${opts.verifyEmail.id}:${opts.verifyEmail.token}`);
   if (opts.webhookDelivery) args.push('--webhook-delivery', opts.webhookDelivery);
   return runPythonReport<SdkReport>({ python: opts.python, script: join(HERE, 'rootly_sdk_check.py'), args, log: opts.log ?? defaultLog });
 }

@@ -11,7 +11,7 @@ acts on what it created, and deletes last. Every call is recorded: operation, HT
 model the SDK parsed the answer into, and the error when the SDK could not parse it. The client
 raises on a status the SDK does not document, so a parsed answer of None means the SDK declares no
 body for that status. `--spare-user-id` names a user the scenario may delete (the API cannot create
-one); `--verify-email ID TOKEN` an e-mail address and the verification token its mail would carry
+one); `--verify-email=ID:TOKEN` an e-mail address and the verification token its mail would carry
 (minted outside the API, as the mailer does); `--webhook-delivery` a webhook delivery to read and
 redeliver (the dispatcher writes deliveries, no API creates one).
 """
@@ -648,7 +648,8 @@ def main() -> int:
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--spare-user-id", help="a user the scenario may delete")
-    parser.add_argument("--verify-email", nargs=2, metavar=("ID", "TOKEN"), help="an e-mail address and a token that verifies it")
+    # One value after "=": a token may begin with "-", which argparse would take for an option.
+    parser.add_argument("--verify-email", type=lambda v: v.split(":", 1), metavar="ID:TOKEN", help="an e-mail address and a token that verifies it")
     parser.add_argument("--webhook-delivery", help="a webhook delivery to read and redeliver")
     parser.add_argument("--report", help="the file to write the report to (default stdout)")
     args = parser.parse_args()
