@@ -188,7 +188,7 @@ function enqueueRequest(routingKey: string, name: string, n: number) {
 
 /** `/v2/enqueue` back to back to a source of its own, on the webhook's connections and bound; then its events drain. */
 async function enqueueBackToBack(ds: DataSource, url: string, token: string, tag: string, rawPerSec: number): Promise<OpenLoadResult> {
-  const source = await createResource(url, token, 'alert_sources', { name: 'Bench PagerDuty', source_type: 'generic_webhook' });
+  const source = await createResource(url, token, '/v1/alert_sources', 'alert_sources', { name: 'Bench PagerDuty', source_type: 'generic_webhook' });
   const routingKey = String(source.attributes.secret);
   const label = 'alerts: POST /v2/enqueue (PagerDuty trigger), back to back';
   const capacity = await closedLoad({ label, url, path: '/v2/enqueue', maxPerSec: rawPerSec * 2, request: (n) => enqueueRequest(routingKey, alertName(`P${tag}`, n), n) });
@@ -226,8 +226,8 @@ function benchRoutes(sourceId: string, serviceId: string): Record<string, unknow
 async function routedBackToBack(ds: DataSource, url: string, token: string, tag: string, rawPerSec: number): Promise<AlertBench['routing']> {
   const fixture = grafanaFixture();
   const [plain, routed] = [await createSource(url, token), await createSource(url, token)];
-  const service = await createResource(url, token, 'services', { name: `Bench routed ${tag}` });
-  for (const route of benchRoutes(routed.id, service.id)) await createResource(url, token, 'alert_routes', route);
+  const service = await createResource(url, token, '/v1/services', 'services', { name: `Bench routed ${tag}` });
+  for (const route of benchRoutes(routed.id, service.id)) await createResource(url, token, '/v1/alert_routes', 'alert_routes', route);
   progress(`alerts: ${BENCH_ROUTES} routes of ${RULES_PER_ROUTE} rules on source ${routed.id}`);
   const load = async (label: string, source: { path: string; secret: string }, prefix: string) => {
     const result = await closedLoad({ label, url, path: source.path, maxPerSec: rawPerSec * 2, request: (n) => grafanaRequest(fixture, source.path, source.secret, alertName(prefix, n), n) });
@@ -240,7 +240,7 @@ async function routedBackToBack(ds: DataSource, url: string, token: string, tag:
 
 /** The Grafana generic webhook source, created over HTTP: its id, signing secret and webhook path. */
 export async function createSource(url: string, token: string): Promise<{ id: string; secret: string; path: string }> {
-  const source = await createResource(url, token, 'alert_sources', { name: 'Bench Grafana', ...GRAFANA_SOURCE });
+  const source = await createResource(url, token, '/v1/alert_sources', 'alert_sources', { name: 'Bench Grafana', ...GRAFANA_SOURCE });
   return { id: source.id, secret: String(source.attributes.secret), path: new URL(String(source.attributes.webhook_endpoint)).pathname };
 }
 

@@ -366,15 +366,15 @@ export async function readModelOf(ds: DataSource, table: string): Promise<ReadMo
   return { copy: async (m, where, params) => void (await m.query(`${sql} WHERE ${where}`, params)) };
 }
 
-/** A resource created over HTTP, as any client would: its id and attributes. */
-export async function createResource(url: string, token: string, type: string, attributes: Record<string, unknown>): Promise<{ id: string; attributes: Record<string, unknown> }> {
-  const res = await fetch(`${url}/v1/${type}`, {
+/** A resource created over HTTP at its collection `path` (nested or not), as any client would: its id and attributes. */
+export async function createResource(url: string, token: string, path: string, type: string, attributes: Record<string, unknown>): Promise<{ id: string; attributes: Record<string, unknown> }> {
+  const res = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': MEDIA_TYPE },
     body: JSON.stringify({ data: { type, attributes } }),
   });
   const text = await res.text();
-  if (res.status !== 201) throw new Error(`creating ${type} answered ${res.status}: ${text}`);
+  if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${text}`);
   return (JSON.parse(text) as { data: { id: string; attributes: Record<string, unknown> } }).data;
 }
 

@@ -55,7 +55,7 @@ export interface IncidentBench {
 /** Severities of the organization, created over HTTP like any client would. */
 async function createSeverities(url: string, token: string): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < SEVERITIES; i++) ids.push((await createResource(url, token, 'severities', { name: `SEV${i}` })).id);
+  for (let i = 0; i < SEVERITIES; i++) ids.push((await createResource(url, token, '/v1/severities', 'severities', { name: `SEV${i}` })).id);
   return ids;
 }
 

@@ -36,6 +36,7 @@ import type { OpenLoopInput, OpenLoopOutput, OpenLoopRequest } from './open-loop
 import type { SinkMail, SinkReply, SinkRequest } from './smtp-sink-worker';
 import {
   CONNECTIONS,
+  createResource,
   drain,
   intEnv,
   limitRow,
@@ -136,23 +137,16 @@ function runLoad(input: OpenLoopInput): Promise<OpenLoopOutput> {
 // ---------------------------------------------------------------------------------------------
 // Set-up over HTTP
 
-async function post(url: string, token: string, path: string, type: string, attributes: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': MEDIA_TYPE }, body: JSON.stringify({ data: { type, attributes } }) });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${text}`);
-  return (JSON.parse(text) as { data: { id: string } }).data.id;
-}
-
 /** A policy whose default path pages one user at level 1 and, LEVEL_ONE_DELAY_MINUTES later, another at level 2. */
 async function makePolicy(ds: DataSource, url: string, organizationId: string, token: string, name: string): Promise<{ id: string }> {
   const users = new OperatorUsers(ds);
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   const first = await users.add(organizationId, { email: `${slug}-level1@bench.test`, name: `${name} first`, role: null });
   const second = await users.add(organizationId, { email: `${slug}-level2@bench.test`, name: `${name} second`, role: null });
-  const id = await post(url, token, '/v1/escalation_policies', 'escalation_policies', { name });
-  const path = await post(url, token, `/v1/escalation_policies/${id}/escalation_paths`, 'escalation_paths', { name: 'Default', default: true });
+  const id = (await createResource(url, token, '/v1/escalation_policies', 'escalation_policies', { name })).id;
+  const path = (await createResource(url, token, `/v1/escalation_policies/${id}/escalation_paths`, 'escalation_paths', { name: 'Default', default: true })).id;
   for (const [user, delay] of [[first.user_id, LEVEL_ONE_DELAY_MINUTES], [second.user_id, 5]] as const) {
-    await post(url, token, `/v1/escalation_policies/${id}/escalation_levels`, 'escalation_levels', { delay, notification_target_params: [{ type: 'user', id: String(user) }], escalation_policy_path_id: path });
+    await createResource(url, token, `/v1/escalation_policies/${id}/escalation_levels`, 'escalation_levels', { delay, notification_target_params: [{ type: 'user', id: String(user) }], escalation_policy_path_id: path });
   }
   return { id };
 }

@@ -19,7 +19,7 @@ export interface ReadBench {
 }
 
 export async function benchReads(ds: DataSource, url: string, organizationId: string, token: string): Promise<ReadBench> {
-  const { id: severityId } = await createResource(url, token, 'severities', { name: 'SEV-read' });
+  const { id: severityId } = await createResource(url, token, '/v1/severities', 'severities', { name: 'SEV-read' });
   const path = `/v1/severities/${severityId}`;
   const check = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   if (check.status !== 200) throw new Error(`GET ${path} answered ${check.status}: ${await check.text()}`);

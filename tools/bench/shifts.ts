@@ -14,7 +14,7 @@ import type { DataSource } from 'typeorm';
 import { performance } from 'node:perf_hooks';
 import { OperatorUsers } from '@taproot/identity';
 import { computeShifts, shiftsOfSchedules, type ScheduleInput } from '@taproot/on-call';
-import { getJson, load, median, MEDIA_TYPE, progress, qs, ratio, ratioRow, round, type LoadResult, type SummaryRow } from './harness';
+import { createResource, getJson, load, median, progress, qs, ratio, ratioRow, round, type LoadResult, type SummaryRow } from './harness';
 
 export const SHIFTS_MEASURE = 'GET /v1/shifts, 30 days over 50 schedules / plain list of as many rows, p50';
 export const MAX_SHIFTS_RATIO = 2.0;
@@ -46,13 +46,6 @@ export interface ShiftsBench {
   coldMs: number;
 }
 
-async function post(url: string, token: string, path: string, type: string, attributes: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': MEDIA_TYPE }, body: JSON.stringify({ data: { type, attributes } }) });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${text}`);
-  return (JSON.parse(text) as { data: { id: string } }).data.id;
-}
-
 /** Median time of `fn` over `rounds` calls, in ms. */
 function timed(rounds: number, fn: () => unknown): number {
   const times: number[] = [];
@@ -73,17 +66,17 @@ export async function benchShifts(ds: DataSource, url: string, organizationId: s
   const to = new Date(from.getTime() + 30 * DAY);
   progress(`shifts: ${SCHEDULES} schedules of ${ROTATIONS.length} rotations x ${MEMBERS} members, weekly overrides, over HTTP`);
   for (let s = 0; s < SCHEDULES; s++) {
-    const scheduleId = await post(url, token, '/v1/schedules', 'schedules', { name: `Schedule ${s}`, owner_user_id: members[0] });
+    const scheduleId = (await createResource(url, token, '/v1/schedules', 'schedules', { name: `Schedule ${s}`, owner_user_id: members[0] })).id;
     for (const rotation of ROTATIONS) {
-      const rotationId = await post(url, token, `/v1/schedules/${scheduleId}/schedule_rotations`, 'schedule_rotations', rotation);
+      const rotationId = (await createResource(url, token, `/v1/schedules/${scheduleId}/schedule_rotations`, 'schedule_rotations', rotation)).id;
       for (let position = 0; position < MEMBERS; position++) {
         // Each schedule's turn order starts elsewhere, as real teams' do.
-        await post(url, token, `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: members[(position + s) % MEMBERS], position: position + 1 });
+        await createResource(url, token, `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: members[(position + s) % MEMBERS], position: position + 1 });
       }
     }
     for (let week = 0; week < 5; week++) {
       const startsAt = new Date(from.getTime() + week * 7 * DAY + ((s % 7) + 1) * DAY);
-      await post(url, token, `/v1/schedules/${scheduleId}/override_shifts`, 'shifts', { starts_at: startsAt.toISOString(), ends_at: new Date(startsAt.getTime() + 4 * 3_600_000).toISOString(), user_id: members[(s + week) % MEMBERS] });
+      await createResource(url, token, `/v1/schedules/${scheduleId}/override_shifts`, 'shifts', { starts_at: startsAt.toISOString(), ends_at: new Date(startsAt.getTime() + 4 * 3_600_000).toISOString(), user_id: members[(s + week) % MEMBERS] });
     }
     if ((s + 1) % 10 === 0) progress(`shifts: ${s + 1} schedules made`);
   }

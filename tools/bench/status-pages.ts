@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { freePort } from '@taproot/persistence';
-import { intEnv, limitRow, load, median, MEDIA_TYPE, notRunRow, out, percentile, progress, ratio, ratioRow, round, sleep, table, type LoadResult, type SummaryRow } from './harness';
+import { createResource, intEnv, limitRow, load, median, notRunRow, out, percentile, progress, ratio, ratioRow, round, sleep, table, type LoadResult, type SummaryRow } from './harness';
 
 const ROUNDS = intEnv('BENCH_STATUS_PAGE_ROUNDS', 3, 1);
 const UPDATES = intEnv('BENCH_STATUS_PAGE_UPDATES', 50, 1);
@@ -50,17 +50,10 @@ function stats(values: number[]): Stats {
   return { p50: round(percentile(sorted, 50), 1), p90: round(percentile(sorted, 90), 1), p99: round(percentile(sorted, 99), 1), max: round(sorted[sorted.length - 1], 1) };
 }
 
-/** Creates one resource under `path` as a client would; answers its id. */
-async function create(url: string, token: string, path: string, type: string, attributes: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': MEDIA_TYPE }, body: JSON.stringify({ data: { type, attributes } }) });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${text}`);
-  return (JSON.parse(text) as { data: { id: string } }).data.id;
-}
 
 /** The page of the issue's set-up: a group of four components, an incident with three updates, an announcement. */
 async function setUp(url: string, token: string): Promise<{ slug: string; incidentId: string; pageId: string }> {
-  const post = (path: string, type: string, attributes: Record<string, unknown>) => create(url, token, path, type, attributes);
+  const post = async (path: string, type: string, attributes: Record<string, unknown>) => (await createResource(url, token, path, type, attributes)).id;
   const pageId = await post('/v1/status-pages', 'status_pages', { title: 'Bench Cloud', public: true, public_description: 'How Bench Cloud is doing', website_url: 'https://bench.example/' });
   const groupId = await post(`/v1/status-pages/${pageId}/component-groups`, 'status_page_component_groups', { name: 'Platform' });
   for (const [name, status] of [['API', 'operational'], ['Dashboard', 'operational'], ['Webhooks', 'degraded_performance'], ['Database', 'operational']]) {
@@ -99,7 +92,7 @@ async function publishToVisible(url: string, token: string, slug: string, incide
   for (let i = 1; i <= UPDATES; i++) {
     const text = `Bench update ${i} ${randomUUID()}`;
     const t0 = performance.now();
-    const posted = create(url, token, `/v1/incidents/${incidentId}/status-page-events`, 'incident_status_page_events', { status_page_id: pageId, event: text, status: 'monitoring' }).then(() => posts.push(performance.now() - t0));
+    const posted = createResource(url, token, `/v1/incidents/${incidentId}/status-page-events`, 'incident_status_page_events', { status_page_id: pageId, event: text, status: 'monitoring' }).then(() => posts.push(performance.now() - t0));
     for (;;) {
       const res = await fetch(pagePath, { headers: { 'if-none-match': etag } });
       polls++;
