@@ -1,6 +1,8 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
+import { MAILER } from '@taproot/runtime';
 import { DataSource, type QueryRunner } from 'typeorm';
+import { eventually } from '../src/testing';
 import { created, unique } from './support/json-api';
 import { doc, MINUTE, usePagingWorld } from './support/paging';
 
@@ -40,7 +42,7 @@ describe('paging: steps fired in batches', () => {
     assert.equal(w.mailsTo(first.email).length + w.mailsTo(second.email).length, 24, 'nothing fired twice');
   });
 
-  test('a cycle level takes turns across the alerts one pass fires', async () => {
+  test('a cycle level takes turns across the alerts one pass fires, and the next pass goes on from there', async () => {
     const users = [await w.userWithEmail(), await w.userWithEmail(), await w.userWithEmail()];
     const policy = created(await w.send('POST', '/v1/escalation_policies', doc('escalation_policies', { name: unique('Cycle') }))).id as string;
     const path = created(await w.send('POST', `/v1/escalation_policies/${policy}/escalation_paths`, doc('escalation_paths', { name: 'Default', default: true }))).id as string;
@@ -59,6 +61,14 @@ describe('paging: steps fired in batches', () => {
       users.map((u) => w.mailsTo(u.email).length),
       [1, 1, 1],
       'each alert paged the next user in turn, not the same one three times',
+    );
+    // The next pass counts the turns taken before it (in the database) and goes round again.
+    for (let i = 0; i < 4; i++) await alertTo('EscalationPolicy', policy);
+    assert.equal(((await w.engine.tick()) as { fired: number }).fired, 4);
+    assert.deepEqual(
+      users.map((u) => w.mailsTo(u.email).length),
+      [3, 2, 2],
+      'the fourth to seventh alerts took the turns after the first three',
     );
   });
 
@@ -164,5 +174,22 @@ describe('paging: an acknowledge link beside a send being recorded', () => {
     } finally {
       await recording.release();
     }
+  });
+});
+
+describe('paging: one SMTP pool per process', () => {
+  const w = usePagingWorld();
+
+  test("identity's verification mails and the pages share the runtime's mailer: one connection to the relay", async () => {
+    const [paged, other] = [await w.userWithEmail(), await w.userWithEmail()];
+    const address = `${unique('verify').replace(' ', '-')}@example.test`;
+    created(await w.send('POST', `/v1/users/${other.id}/email_addresses`, doc('user_email_addresses', { email: address })));
+    await eventually(async () => w.smtp.messages.filter((m) => m.to.includes(address)), (mails) => mails.length === 1);
+    await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: await w.policyOf([{ users: [paged.id] }]) }));
+    await w.engine.tick();
+    assert.equal(w.mailsTo(paged.email).length, 1);
+    // Two mailers (two pools) would each have opened a connection of their own.
+    assert.equal(w.smtp.sessions, 1, 'both mails went over one pooled connection');
+    assert.equal(w.api.app.get(MAILER), w.api.runtime.mailer);
   });
 });

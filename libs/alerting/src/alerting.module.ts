@@ -1,7 +1,9 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
+import type { Mailer } from '@taproot/mail';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
+import { MAILER } from '@taproot/runtime';
 import { AlertIngestionController } from './alert-sources/alert-ingestion.controller';
 import { IngestAlertsHandler } from './alert-sources/ingest-alerts/ingest-alerts.handler';
 import { AlertReceiptsController } from './alert-sources/alert-receipts.controller';
@@ -42,7 +44,7 @@ export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition,
     EnqueuePagerDutyEventHandler,
     CreatePageHandler,
     // Paging: the channels this process delivers through, and the engine that fires steps and sends.
-    { provide: NOTIFICATION_CHANNELS, useFactory: (config: TaprootConfig) => notificationChannelsOf(config), inject: [TAPROOT_CONFIG] },
+    { provide: NOTIFICATION_CHANNELS, useFactory: (config: TaprootConfig, mailer: Mailer | null) => notificationChannelsOf(config, mailer), inject: [TAPROOT_CONFIG, MAILER] },
     PagingEngine,
     // Alert routes: the settings' command, and the saving of deferred rule updates.
     UpdateAlertRoutingSettingsHandler,

@@ -136,11 +136,32 @@ class PagingWrites {
   steps: PagingStep[] = [];
   /** Notification rows written by the flushes so far. */
   written = 0;
+  /**
+   * The `cycle` strategy's turns, by policy and level: counted in the database once per pass,
+   * then here for the alerts this pass pages (a storm fires many steps of one level at once).
+   */
+  readonly #turns = new Map<string, { next: number; alerts: Set<string> }>();
 
   constructor(
     private readonly ctx: WriteContext,
     private readonly keep: Keep,
   ) {}
+
+  /** The turn of a `cycle` level's policy and level in this pass; `taken` counts an alert's page at it. */
+  async turn(policyId: string | null, level: number): Promise<{ sequence: number; taken: (alertId: string) => void }> {
+    const key = `${policyId}:${level}`;
+    let turn = this.#turns.get(key);
+    if (!turn) this.#turns.set(key, (turn = { next: await pagedBefore(this.ctx, policyId, level), alerts: new Set() }));
+    const found = turn;
+    return {
+      sequence: found.next,
+      taken: (alertId) => {
+        if (found.alerts.has(alertId)) return;
+        found.alerts.add(alertId);
+        found.next += 1;
+      },
+    };
+  }
 
   async flush(): Promise<void> {
     const { ctx, keep } = this;
@@ -230,16 +251,13 @@ async function pageLevel(ctx: WriteContext, lookups: PagingLookups, writes: Pagi
   }
   const candidates = await lookups.recipients(ctx, resolved.level);
   const strategy = resolved.level.paging_strategy_configuration_strategy ?? 'default';
-  let sequence = 0;
-  if (strategy === 'cycle') {
-    // The turn counts the alerts this level paged before, the ones gathered in this pass included.
-    await writes.flush();
-    sequence = await pagedBefore(ctx, resolved.policy?.id ?? null, levelNumber);
-  }
-  const chosen = new Set(pickRecipients([...new Set(candidates.map((c) => c.userId))], strategy, { alertId: step.alert_id, sequence }));
+  // The turn counts the alerts this level paged before, the ones paged earlier in this pass included.
+  const turn = strategy === 'cycle' ? await writes.turn(resolved.policy?.id ?? null, levelNumber) : null;
+  const chosen = new Set(pickRecipients([...new Set(candidates.map((c) => c.userId))], strategy, { alertId: step.alert_id, sequence: turn?.sequence ?? 0 }));
   const recipients = candidates.filter((c) => chosen.delete(c.userId));
   const plans = await lookups.contactPlans(ctx, recipients.map((r) => r.userId));
   const notificationType = resolved.path?.notification_type === 'quiet' ? 'quiet' : 'audible';
+  const before = writes.notifications.length;
   for (const r of recipients) {
     const plan = plans.get(r.userId);
     for (const d of plan ? deliveriesOf(plan, notificationType) : []) {
@@ -257,6 +275,8 @@ async function pageLevel(ctx: WriteContext, lookups: PagingLookups, writes: Pagi
       });
     }
   }
+  // A repeat's alert was counted when it first paged this level (pagedBefore counts alerts, not pages).
+  if (turn && repeat === 0 && writes.notifications.length > before) turn.taken(step.alert_id);
   const whom = recipients.length ? `users ${recipients.map((r) => r.userId).join(', ')}` : 'nobody (no one on call)';
   const what = resolved.policy ? `level ${levelNumber} of escalation policy ${resolved.policy.name}` : `${track.target_type} ${track.target_id}`;
   line({ action: resolved.policy ? 'escalation_policy_paged' : 'paged', details: `Paged ${what}${repeat ? ` (repeat ${repeat})` : ''}: ${whom}` });

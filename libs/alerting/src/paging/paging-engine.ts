@@ -103,7 +103,6 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
   async onApplicationShutdown(): Promise<void> {
     await this.firing.stop();
     await this.sending.stop();
-    for (const channel of this.channels.values()) await channel.close?.();
   }
 
   /** One pass: fires the steps due by the clock, then sends the notifications due. */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from '@taproot/config';
-import { MailFailure } from '@taproot/mail';
+import { MailFailure, Mailer } from '@taproot/mail';
 import { SmtpSink } from '@taproot/mail/testing';
 import { domainEvent, InProcessEventBus, isTransientFailure, KafkaEventBus, type DomainEvent } from '@taproot/messaging';
 import { openTestDataSource } from '@taproot/persistence';
@@ -43,8 +43,9 @@ describe('VerificationMailer', () => {
   async function mailerTo(smtp: SmtpSink | null, bus: 'in-process' | 'kafka' = 'in-process'): Promise<VerificationMailer> {
     const smtpUrl = smtp ? await smtp.start() : null;
     const eventBus = bus === 'kafka' ? new KafkaEventBus({ clientId: 'verification-mailer-spec', brokers: ['127.0.0.1:1'] }) : new InProcessEventBus();
-    const mailer = new VerificationMailer(ds, eventBus, { smtpUrl, smtpFrom: 'Taproot <verify@taproot.example.test>', publicUrl: PUBLIC_URL }, logger, clock);
-    open.push({ close: () => mailer.onApplicationShutdown() });
+    const smtpMailer = smtpUrl ? new Mailer({ url: smtpUrl, from: 'Taproot <verify@taproot.example.test>' }) : null;
+    if (smtpMailer) open.push(smtpMailer);
+    const mailer = new VerificationMailer(ds, eventBus, { publicUrl: PUBLIC_URL }, logger, clock, smtpMailer);
     if (smtp) open.push(smtp);
     return mailer;
   }
@@ -142,9 +143,8 @@ describe('VerificationMailer', () => {
     let subscribed = 0;
     const bus = Object.assign(new InProcessEventBus(), { subscribe: async () => void subscribed++ });
     const before = logLines.length;
-    const mailer = new VerificationMailer(ds, bus, { smtpUrl: null, smtpFrom: 'x@example.test', publicUrl: PUBLIC_URL }, logger, clock);
+    const mailer = new VerificationMailer(ds, bus, { publicUrl: PUBLIC_URL }, logger, clock, null);
     await mailer.onModuleInit();
-    await mailer.onApplicationShutdown();
     assert.equal(subscribed, 0);
     const said = logLines.slice(before).map((l) => JSON.parse(l) as { msg: string });
     assert.deepEqual(said.map((l) => l.msg), ['SMTP_URL is not set: e-mail address verification mails are not sent (docs/contact-methods.md)']);

@@ -1,8 +1,8 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type Logger, type TaprootConfig } from '@taproot/config';
-import { MailFailure, Mailer } from '@taproot/mail';
+import { MailFailure, type Mailer } from '@taproot/mail';
 import { applyOnce, EVENT_BUS, topicOf, type DomainEvent, type EventBus } from '@taproot/messaging';
-import { LOGGER } from '@taproot/runtime';
+import { LOGGER, MAILER } from '@taproot/runtime';
 import { DataSource, type EntityManager } from 'typeorm';
 import { EMAIL_ADDRESS_EVENTS, emailAddressDefinition } from './email-address.schema';
 import { forgetVerifications, issueEmailVerificationToken } from './email-verification';
@@ -32,21 +32,19 @@ export const VERIFICATION_MAIL_CONSUMER = 'identity.email-verification-mails';
  * The token is in the mail only: never logged, never in an event or an error.
  */
 @Injectable()
-export class VerificationMailer implements OnModuleInit, OnApplicationShutdown {
-  readonly #mailer: Mailer | null;
-
+export class VerificationMailer implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(EVENT_BUS) private readonly bus: EventBus,
-    @Inject(TAPROOT_CONFIG) private readonly config: Pick<TaprootConfig, 'smtpUrl' | 'smtpFrom' | 'publicUrl'>,
+    @Inject(TAPROOT_CONFIG) private readonly config: Pick<TaprootConfig, 'publicUrl'>,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {
-    this.#mailer = config.smtpUrl ? new Mailer({ url: config.smtpUrl, from: config.smtpFrom }) : null;
-  }
+    // The process's one SMTP pool (Runtime.mailer), which the runtime closes.
+    @Inject(MAILER) private readonly mailer: Mailer | null,
+  ) {}
 
   async onModuleInit(): Promise<void> {
-    if (!this.#mailer) {
+    if (!this.mailer) {
       this.logger.info('SMTP_URL is not set: e-mail address verification mails are not sent (docs/contact-methods.md)');
       return;
     }
@@ -55,10 +53,6 @@ export class VerificationMailer implements OnModuleInit, OnApplicationShutdown {
       topics: [topicOf(emailAddressDefinition.context)],
       handler: (events) => this.handle(events),
     });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.#mailer?.close();
   }
 
   /** A delivered batch: each verification request once, in order; rejects on the first transient failure. */
@@ -70,7 +64,7 @@ export class VerificationMailer implements OnModuleInit, OnApplicationShutdown {
   }
 
   async #mail(event: DomainEvent, manager: EntityManager): Promise<void> {
-    const mailer = this.#mailer!;
+    const mailer = this.mailer!;
     const organizationId = event.organization_id;
     const emailAddressId = event.aggregate_id;
     const requested = String((event.payload as { email?: unknown }).email ?? '');

@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import type { Runtime } from './runtime';
 
 export const LOGGER = Symbol('LOGGER');
+/** The runtime's `Mailer | null` (Runtime.mailer). */
+export const MAILER = Symbol('MAILER');
 
 /**
  * Makes the process's shared runtime injectable in every module of an app, with the topics of
@@ -19,6 +21,7 @@ export class PlatformModule {
       { provide: TAPROOT_CONFIG, useValue: runtime.config },
       { provide: LOGGER, useValue: runtime.logger },
       { provide: CLOCK, useValue: runtime.clock },
+      { provide: MAILER, useValue: runtime.mailer },
       { provide: DataSource, useValue: runtime.dataSource },
       { provide: EVENT_BUS, useValue: runtime.bus },
       { provide: OutboxRelay, useValue: runtime.relay },

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { systemClock, type Clock, type Logger, type TaprootConfig } from '@taproot/config';
+import { Mailer } from '@taproot/mail';
 import {
   InProcessEventBus,
   KafkaEventBus,
@@ -13,7 +14,7 @@ import type { DataSource } from 'typeorm';
 
 /**
  * What every app of a process shares: one database pool, one bus, one relay, one projection
- * runner. `npm start` opens one runtime for all three apps (the in-process bus needs that);
+ * runner, one SMTP pool. `npm start` opens one runtime for all three apps (the in-process bus needs that);
  * a Kubernetes pod opens one for its single app.
  */
 export interface Runtime {
@@ -25,6 +26,11 @@ export interface Runtime {
   relay: OutboxRelay;
   projections: ProjectionRunner;
   unitOfWork: UnitOfWork;
+  /**
+   * The process's one SMTP pool (`SMTP_URL`; null when unset), shared by every context that mails
+   * (paging, address verification), so a process holds one set of connections to the relay.
+   */
+  mailer: Mailer | null;
   close(): Promise<void>;
 }
 
@@ -75,7 +81,10 @@ export async function openRuntime(config: TaprootConfig, logger: Logger, opts: R
     closers.push(() => relay.stop());
     const projections = new ProjectionRunner(dataSource, bus);
     const unitOfWork = new UnitOfWork(dataSource, relay, projections);
-    return { config, logger, clock: opts.clock ?? systemClock, dataSource, bus, relay, projections, unitOfWork, close };
+    // Closed after the apps (run-process closes them first), so no sender finds it closed.
+    const mailer = config.smtpUrl ? new Mailer({ url: config.smtpUrl, from: config.smtpFrom }) : null;
+    if (mailer) closers.push(() => mailer.close());
+    return { config, logger, clock: opts.clock ?? systemClock, dataSource, bus, relay, projections, unitOfWork, mailer, close };
   } catch (error) {
     await close();
     throw error;

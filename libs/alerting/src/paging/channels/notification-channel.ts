@@ -29,7 +29,6 @@ export interface SentNotification {
 export interface NotificationChannel {
   readonly kind: ChannelKind;
   send(notification: OutgoingNotification): Promise<SentNotification>;
-  close?(): Promise<void>;
 }
 
 export class ChannelFailure extends Error {

@@ -1,6 +1,7 @@
 import { afterEach, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
+import { Mailer } from '@taproot/mail';
 import { NOTIFICATION_ID_HEADER, SmtpChannel } from './smtp.channel';
 import { channelFailureOf as failureOf, OpenResources, outgoingNotification as notification, SmtpSink, type SmtpSinkOptions } from './testing';
 
@@ -11,8 +12,8 @@ afterEach(() => open.closeAll());
 
 async function sinkAndChannel(options: SmtpSinkOptions = {}, url = (u: string) => u) {
   const sink = open.track(new SmtpSink(options));
-  const channel = open.track(new SmtpChannel({ url: url(await sink.start()), from: FROM, timeoutMs: 2000 }));
-  return { sink, channel };
+  const mailer = open.track(new Mailer({ url: url(await sink.start()), from: FROM, timeoutMs: 2000 }));
+  return { sink, mailer, channel: new SmtpChannel(mailer) };
 }
 
 describe('SmtpChannel against a real SMTP server', () => {
@@ -55,13 +56,13 @@ describe('SmtpChannel against a real SMTP server', () => {
   });
 
   test('inspecting or logging the channel shows no password', async () => {
-    const channel = open.track(new SmtpChannel({ url: 'smtps://pager:hunter2@127.0.0.1:465', from: FROM }));
+    const channel = new SmtpChannel(open.track(new Mailer({ url: 'smtps://pager:hunter2@127.0.0.1:465', from: FROM })));
     assert.ok(!inspect(channel, { depth: 10 }).includes('hunter2') && !JSON.stringify(channel).includes('hunter2'));
   });
 
   // How the mailer fails (timeouts, credentials, no server) is @taproot/mail's test; here, that each failure keeps its permanence.
   test("the mailer's failures are ChannelFailures, permanent or to retry, naming no address", async () => {
-    const { sink, channel } = await sinkAndChannel({ refuseRecipients: ['gone@example.com'], failFirstSessions: 1 });
+    const { sink, mailer, channel } = await sinkAndChannel({ refuseRecipients: ['gone@example.com'], failFirstSessions: 1 });
     const busy = await failureOf(channel.send(notification()));
     assert.deepEqual([busy.permanent, /421/.test(busy.message)], [false, true]);
     const refused = await failureOf(channel.send(notification({ address: 'gone@example.com' })));
@@ -70,7 +71,7 @@ describe('SmtpChannel against a real SMTP server', () => {
     assert.equal(notOne.permanent, true);
     assert.ok(!notOne.message.includes('example.com'), notOne.message);
     assert.equal(sink.messages.length, 0);
-    await channel.close();
-    assert.equal((await failureOf(channel.send(notification()))).permanent, false, 'closed: to retry');
+    await mailer.close();
+    assert.equal((await failureOf(channel.send(notification()))).permanent, false, 'closed (the process shutting down): to retry');
   });
 });

@@ -1,36 +1,31 @@
-import { escapeHtml, MailFailure, Mailer, type MailerOptions } from '@taproot/mail';
+import { escapeHtml, MailFailure, type Mailer } from '@taproot/mail';
 import { ChannelFailure, type NotificationChannel, type OutgoingNotification, type SentNotification } from './notification-channel';
 import { alertTitle, isWebUrl } from './notification-text';
-
-/** The relay's URL, the From, and the timeout (@taproot/mail's MailerOptions). */
-export type SmtpChannelOptions = MailerOptions;
 
 /** The header that names the notification, so a bounce or a support question leads back to its row. */
 export const NOTIFICATION_ID_HEADER = 'X-Taproot-Notification-Id';
 
 /**
- * E-mail over SMTP: the page as a mail, sent by @taproot/mail's pooled Mailer (connections are
- * reused across pages, as an alert storm sends many at once). Its failures map to the port's
+ * E-mail over SMTP: the page as a mail, sent by the process's pooled Mailer (Runtime.mailer:
+ * connections are reused across pages, as an alert storm sends many at once, and shared with the
+ * other mails the process sends; the runtime closes it). Its failures map to the port's
  * `permanent`: a 5xx reply (a refused recipient, bad credentials) or what is not one mailbox will
  * not change on retry; no connection, a timeout or a 4xx reply (a busy server) may.
  */
 export class SmtpChannel implements NotificationChannel {
   readonly kind = 'email' as const;
-  readonly #mailer: Mailer;
 
-  constructor(options: SmtpChannelOptions) {
-    this.#mailer = new Mailer(options);
-  }
+  constructor(private readonly mailer: Mailer) {}
 
   async send(notification: OutgoingNotification): Promise<SentNotification> {
     try {
-      const sent = await this.#mailer.send({
+      const sent = await this.mailer.send({
         to: notification.address,
         subject: `[Taproot] ${alertTitle(notification)}`,
         text: textBody(notification),
         html: htmlBody(notification),
         // One Message-Id per notification: a retry of the same page is the same message to the receiver.
-        messageId: this.#mailer.messageIdOf(notification.id),
+        messageId: this.mailer.messageIdOf(notification.id),
         headers: { [NOTIFICATION_ID_HEADER]: notification.id },
       });
       return { providerId: sent.messageId };
@@ -39,10 +34,6 @@ export class SmtpChannel implements NotificationChannel {
       if (error instanceof MailFailure) throw new ChannelFailure(error.message, error.permanent);
       throw error;
     }
-  }
-
-  close(): Promise<void> {
-    return this.#mailer.close();
   }
 }
 
