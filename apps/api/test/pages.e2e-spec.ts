@@ -50,6 +50,20 @@ describe('POST /v1/pages', () => {
     assert.equal(w.mailsTo(bob.email).length, 1);
   });
 
+  test("a user's id as the number clients send (user_id: 42, notification_targets' id too) pages as its text does", async () => {
+    const [bob, carol] = [await w.userWithEmail(), await w.userWithEmail()];
+    const alert = await paged({ user_id: bob.id, notification_targets: [{ type: 'User', id: carol.id }] });
+    assert.deepEqual(alert.attributes.notification_targets, [
+      { type: 'User', id: String(carol.id) },
+      { type: 'User', id: String(bob.id) },
+    ]);
+    await w.engine.tick();
+    assert.deepEqual([w.mailsTo(bob.email).length, w.mailsTo(carol.email).length], [1, 1]);
+    refused(await page({ user_id: 4.5 }), '/data/attributes/user_id');
+    const theirs = await w.userWithEmail(w.other);
+    refused(await page({ user_id: theirs.id }), '/data/attributes/user_id');
+  });
+
   test('a team without a policy: its members', async () => {
     const [alice, bob] = [await w.userWithEmail(), await w.userWithEmail()];
     const teamId = await team([alice.id, bob.id]);

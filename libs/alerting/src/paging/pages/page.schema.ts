@@ -23,11 +23,11 @@ export const pageSchema = defineResource({
     group_id: target('team (its escalation policy, or its members)'),
     service_id: target('service (its escalation policy, or its owning teams)'),
     functionality_id: target('functionality (only one with an escalation policy)'),
-    user_id: target('user'),
+    user_id: { ...target('user'), integerAsText: true, description: 'The user to page (its id, as text or a number)' },
     notification_targets: {
       type: 'array',
       nullable: true,
-      items: { type: 'object', properties: { type: { type: 'string', enum: NOTIFICATION_TARGET_TYPES, required: true }, id: { type: 'string', required: true } } },
+      items: { type: 'object', properties: { type: { type: 'string', enum: NOTIFICATION_TARGET_TYPES, required: true }, id: { type: 'string', required: true, integerAsText: true } } },
       description: 'Several targets to page at once',
     },
   },

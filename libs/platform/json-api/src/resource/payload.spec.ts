@@ -293,6 +293,41 @@ describe('parseResourcePayload', () => {
     });
   });
 
+  describe('ids a client may send as numbers (integerAsText)', () => {
+    const paging = defineResource({
+      type: 'pagings',
+      singular: 'paging',
+      path: '/v1/pagings',
+      readTable: 'pagings_read',
+      defaultSort: 'created_at',
+      operations: ['create'],
+      attributes: {
+        user_id: { type: 'string', nullable: true, integerAsText: true },
+        name: { type: 'string', nullable: true },
+        targets: { type: 'array', nullable: true, items: { type: 'object', properties: { id: { type: 'string', required: true, integerAsText: true } } } },
+      },
+    });
+    const parse = (attributes: Record<string, unknown>) => parseResourcePayload(paging, doc(attributes, 'pagings'), 'create').attributes;
+
+    test('an integer is taken as its decimal text, at the top and in an array of objects; text and null as sent', () => {
+      assert.deepEqual(parse({ user_id: 42, targets: [{ id: 7 }, { id: 'abc' }] }), { user_id: '42', targets: [{ id: '7' }, { id: 'abc' }] });
+      assert.deepEqual(parse({ user_id: '42' }), { user_id: '42' });
+      assert.deepEqual(parse({ user_id: null }), { user_id: null });
+    });
+
+    test('what is not an integer, and a number where the declaration does not say so, are still 422s naming the member', () => {
+      for (const [attributes, pointer] of [
+        [{ user_id: 4.5 }, '/data/attributes/user_id'],
+        [{ user_id: true }, '/data/attributes/user_id'],
+        [{ targets: [{ id: 2 ** 53 }] }, '/data/attributes/targets/0/id'],
+        [{ name: 42 }, '/data/attributes/name'],
+      ] as const) {
+        const error = failure(() => parse(attributes));
+        assert.deepEqual(error.errors.map((e) => e.source?.pointer), [pointer], JSON.stringify(attributes));
+      }
+    });
+  });
+
   describe('defaults', () => {
     test('fills declared defaults of omitted writable attributes on create', () => {
       const { attributes } = parseResourcePayload(widgets(), doc({ name: 'x' }), 'create');

@@ -2,7 +2,7 @@ import Ajv, { type ErrorObject as AjvError, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { JsonApiError } from '../errors/json-api-error';
 import { attributesSchema, isInputAttribute, SERVER_OWNED_ATTRIBUTES, type InputMode } from './json-schema';
-import type { ResourceSchema } from './resource-schema';
+import type { AttributeDef, ResourceSchema } from './resource-schema';
 
 export type PayloadMode = InputMode;
 
@@ -28,6 +28,15 @@ function validatorFor(schema: ResourceSchema, mode: PayloadMode): ValidateFuncti
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A value with the ids its declaration takes as text (`integerAsText`) sent as numbers made text, in objects and arrays of objects too. */
+function textIds(def: AttributeDef, value: unknown): unknown {
+  if (def.integerAsText && Number.isSafeInteger(value)) return String(value);
+  const properties = def.type === 'array' ? def.items?.properties : def.properties;
+  if (!properties) return value;
+  const inObject = (v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, member]) => [k, Object.hasOwn(properties, k) ? textIds(properties[k], member) : member])) : v);
+  return def.type === 'array' ? (Array.isArray(value) ? value.map(inObject) : value) : inObject(value);
 }
 
 function badBody(detail: string): JsonApiError {
@@ -166,7 +175,7 @@ export function parseResourcePayload(schema: ResourceSchema, body: unknown, mode
     } else if (def.derivedFrom) {
       warnings.push(`${name} is read-only and derived from ${def.derivedFrom}; the submitted value was ignored`);
     } else if (isInputAttribute(name, def, mode)) {
-      attributes[name] = value;
+      attributes[name] = textIds(def, value);
     }
   }
 

@@ -34,6 +34,11 @@ export interface AttributeDef {
   description?: string;
   enum?: readonly (string | number)[];
   format?: 'uuid' | 'uri' | 'email';
+  /**
+   * A string id a client may send as a JSON number (users' ids are integers, and clients send
+   * `user_id: 42`): a safe integer is taken as its decimal text before validation.
+   */
+  integerAsText?: boolean;
   items?: ItemDef;
   /** For objects: their properties (others rejected); omitted = free-form object. */
   properties?: Record<string, AttributeDef>;
