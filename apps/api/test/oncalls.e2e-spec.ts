@@ -70,6 +70,53 @@ describe('on-calls of escalation policies', () => {
     assert.deepEqual((await oncalls(`since=${since}`, other.token)).data, [], "another organization sees none of this organization's on-calls");
   });
 
+  test("filter[schedule_ids], [group_ids] and [service_ids]; a deferral path's levels list no one; filter[notification_types] answers audible paths first", async () => {
+    const [alice, bob, carol, dave] = [
+      await api.addUser(org.organizationId, { roleKind: 'user' }),
+      await api.addUser(org.organizationId, { roleKind: 'user' }),
+      await api.addUser(org.organizationId, { roleKind: 'user' }),
+      await api.addUser(org.organizationId, { roleKind: 'user' }),
+    ];
+    const { scheduleId } = await weeklySchedule(api, org.token, { members: [alice, bob], owner: alice });
+    const team = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Team') }))).id as string;
+    const service = created(await send('POST', '/v1/services', doc('services', { name: unique('Checkout') }))).id as string;
+    const level = (policy: string, path: string, targets: { id: string; type: string }[]) =>
+      send('POST', `/v1/escalation_policies/${policy}/escalation_levels`, doc('escalation_levels', { delay: 0, notification_target_params: targets, escalation_policy_path_id: path }));
+    // A: quiet, used by the team and the service, a schedule level and a user level. B: audible, with a deferral path.
+    const quiet = created(await send('POST', '/v1/escalation_policies', doc('escalation_policies', { name: unique('A quiet'), group_ids: [team], service_ids: [service] }))).id as string;
+    const quietPath = created(await send('POST', `/v1/escalation_policies/${quiet}/escalation_paths`, doc('escalation_paths', { name: 'Default', default: true, notification_type: 'quiet' }))).id as string;
+    created(await level(quiet, quietPath, [{ id: scheduleId, type: 'schedule' }]));
+    created(await level(quiet, quietPath, [{ id: String(carol), type: 'user' }]));
+    const loud = created(await send('POST', '/v1/escalation_policies', doc('escalation_policies', { name: unique('B loud') }))).id as string;
+    const loudPath = created(await send('POST', `/v1/escalation_policies/${loud}/escalation_paths`, doc('escalation_paths', { name: 'Default', default: true }))).id as string;
+    created(await level(loud, loudPath, [{ id: String(carol), type: 'user' }]));
+    const night = { rule_type: 'deferral_window', time_zone: 'America/New_York', time_blocks: [{ monday: true, start_time: '22:00', end_time: '06:00' }] };
+    const deferral = created(
+      await send(
+        'POST',
+        `/v1/escalation_policies/${loud}/escalation_paths`,
+        doc('escalation_paths', { name: 'Night', path_type: 'deferral', rules: [night], after_deferral_behavior: 'execute_path', after_deferral_path_id: loudPath }),
+      ),
+    ).id as string;
+    created(await level(loud, deferral, [{ id: String(dave), type: 'user' }]));
+
+    const since = new Date(Math.ceil((Date.now() + 7 * DAY) / DAY) * DAY).toISOString();
+    const both = `since=${since}&filter[escalation_policy_ids]=${quiet},${loud}`;
+    const who = (body: Awaited<ReturnType<typeof oncalls>>) => body.data.map((d) => [d.attributes.escalation_policy_id, d.attributes.user_id]);
+    const all = await oncalls(both);
+    assert.ok(!all.data.some((d) => d.attributes.user_id === dave), "the deferral path's level lists no one");
+    assert.deepEqual(who(all).map(([policy]) => policy), [quiet, quiet, loud], 'by policy name without filter[notification_types]');
+    assert.deepEqual(who(await oncalls(`${both}&filter[notification_types]=quiet,audible`)).map(([policy]) => policy), [loud, quiet, quiet], 'audible first');
+
+    const scheduled = await oncalls(`${both}&filter[schedule_ids]=${scheduleId}`);
+    assert.ok(scheduled.data.length === 1 && [alice, bob].includes(scheduled.data[0].attributes.user_id as number) && scheduled.data[0].attributes.schedule_id === scheduleId, JSON.stringify(scheduled.data));
+    for (const filter of [`filter[group_ids]=${team}`, `filter[service_ids]=${service}`]) {
+      const body = await oncalls(`since=${since}&${filter}`);
+      assert.deepEqual([...new Set(body.data.map((d) => d.attributes.escalation_policy_id))], [quiet], filter);
+    }
+    assert.deepEqual((await oncalls(`since=${since}&filter[group_ids]=${team}`, other.token)).data, [], "another organization's filter on this organization's team matches nothing");
+  });
+
   test('bad parameters are a 400 naming the parameter', async () => {
     for (const [query, parameter] of [
       ['since=tomorrow', 'since'],

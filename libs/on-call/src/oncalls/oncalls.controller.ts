@@ -55,7 +55,7 @@ export class OncallsController {
     )) as PolicyOfOncalls[];
     const ids = policies.map((p) => p.id);
     const [paths, levels] = (await Promise.all([
-      this.dataSource.query('SELECT id::text, name, "default", notification_type FROM escalation_paths_read WHERE organization_id = $1 AND escalation_policy_id::text = ANY($2)', [org, ids]),
+      this.dataSource.query('SELECT id::text, name, "default", notification_type, path_type FROM escalation_paths_read WHERE organization_id = $1 AND escalation_policy_id::text = ANY($2)', [org, ids]),
       this.dataSource.query(
         'SELECT escalation_policy_id::text, escalation_policy_path_id, position, notification_target_params FROM escalation_levels_read WHERE organization_id = $1 AND escalation_policy_id::text = ANY($2)',
         [org, ids],
@@ -79,7 +79,7 @@ export class OncallsController {
         teamMembers: new Map([...teams].map(([id, team]) => [id, team.members])),
       },
       { from: window.from.toISOString(), to: window.to.toISOString() },
-      query.earliest === 'true',
+      { earliest: query.earliest === 'true', audibleFirst: types !== undefined },
     );
     const userIds = listParameter(query, 'filter[user_ids]');
     const schedules = listParameter(query, 'filter[schedule_ids]');

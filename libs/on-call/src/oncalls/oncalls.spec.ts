@@ -18,7 +18,11 @@ const shift = (user_id: number, starts_at: string, ends_at: string, extra: Parti
 });
 const sources: OncallSources = {
   policies: new Map([['p1', { id: 'p1', name: 'Primary' }]]),
-  paths: new Map([['path1', { id: 'path1', name: 'Default', default: true, notification_type: 'audible' }]]),
+  paths: new Map([
+    ['path1', { id: 'path1', name: 'Default', default: true, notification_type: 'audible', path_type: 'escalation' }],
+    ['quiet', { id: 'quiet', name: 'Nights', default: false, notification_type: 'quiet', path_type: 'escalation' }],
+    ['held', { id: 'held', name: 'Maintenance', default: false, notification_type: 'audible', path_type: 'deferral' }],
+  ]),
   shifts: new Map([
     [
       's1',
@@ -32,9 +36,9 @@ const sources: OncallSources = {
   scheduleNames: new Map([['s1', 'Follow the sun']]),
   teamMembers: new Map([['t1', [3, 4]]]),
 };
-const level = (position: number, targets: LevelOfOncalls['notification_target_params']): LevelOfOncalls => ({
+const level = (position: number, targets: LevelOfOncalls['notification_target_params'], path = 'path1'): LevelOfOncalls => ({
   escalation_policy_id: 'p1',
-  escalation_policy_path_id: 'path1',
+  escalation_policy_path_id: path,
   position,
   notification_target_params: targets,
 });
@@ -52,6 +56,20 @@ test("a schedule target's users are on call for their shifts overlapping the win
 });
 
 test('earliest keeps, per level, only who is on call first', () => {
-  const entries = oncallsOf([level(1, [{ id: 's1', type: 'schedule' }])], sources, window, true);
+  const entries = oncallsOf([level(1, [{ id: 's1', type: 'schedule' }])], sources, window, { earliest: true });
   expect(entries.map((e) => e.user_id)).toEqual([7]);
+});
+
+test("a deferral path's levels list no one: it holds alerts back and pages nobody", () => {
+  const entries = oncallsOf([level(1, [{ id: '5', type: 'user' }], 'held'), level(1, [{ id: '6', type: 'user' }])], sources, window);
+  expect(entries.map((e) => e.user_id)).toEqual([6]);
+});
+
+test('audibleFirst (filter[notification_types] given) puts audible paths before quiet ones, whatever their levels', () => {
+  const levels = [level(1, [{ id: '5', type: 'user' }], 'quiet'), level(2, [{ id: '6', type: 'user' }])];
+  expect(oncallsOf(levels, sources, window).map((e) => e.user_id)).toEqual([5, 6]);
+  expect(oncallsOf(levels, sources, window, { audibleFirst: true }).map((e) => [e.notification_type, e.user_id])).toEqual([
+    ['audible', 6],
+    ['quiet', 5],
+  ]);
 });

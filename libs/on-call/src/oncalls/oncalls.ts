@@ -10,6 +10,7 @@ export interface PathOfOncalls {
   name: string;
   default: boolean | null;
   notification_type: 'audible' | 'quiet' | null;
+  path_type: 'escalation' | 'deferral';
 }
 export interface LevelOfOncalls {
   escalation_policy_id: string;
@@ -44,18 +45,28 @@ export interface OncallSources {
   teamMembers: ReadonlyMap<string, readonly number[]>;
 }
 
+/** How `/v1/oncalls` answers: only who is on call first at each level (`earliest`); audible paths first (`audibleFirst`, with filter[notification_types]). */
+export interface OncallsOptions {
+  earliest?: boolean;
+  audibleFirst?: boolean;
+}
+
+const AUDIBLE_FIRST: Record<string, number> = { audible: 0, quiet: 1 };
+
 /**
  * Who is on call at each level of each policy in a window: a user target is on call for the whole
  * window, a team target's members too, a schedule target's users for their shifts overlapping it
- * (answered whole, as the shift's own start and end). Services and chat channels page nobody in person: they list no one. With `earliest`,
- * each (policy, path, level) keeps only its entries that start first.
+ * (answered whole, as the shift's own start and end). Services and chat channels page nobody in person: they list no one. A deferral
+ * path's levels list no one either (the reference: oncalls of non-deferral paths; a deferral path holds alerts back, it pages nobody).
+ * With `earliest`, each (policy, path, level) keeps only its entries that start first.
  */
-export function oncallsOf(levels: readonly LevelOfOncalls[], sources: OncallSources, window: { from: string; to: string }, earliest = false): Oncall[] {
+export function oncallsOf(levels: readonly LevelOfOncalls[], sources: OncallSources, window: { from: string; to: string }, options: OncallsOptions = {}): Oncall[] {
   const entries: Oncall[] = [];
   for (const level of levels) {
     const policy = sources.policies.get(level.escalation_policy_id);
     if (!policy) continue;
     const path = level.escalation_policy_path_id ? sources.paths.get(level.escalation_policy_path_id) : undefined;
+    if (path?.path_type === 'deferral') continue;
     const base = {
       escalation_policy_id: policy.id,
       escalation_policy_name: policy.name,
@@ -85,9 +96,15 @@ export function oncallsOf(levels: readonly LevelOfOncalls[], sources: OncallSour
       }
     }
     const first = found.reduce((min, e) => (e.starts_at < min ? e.starts_at : min), window.to);
-    entries.push(...(earliest ? found.filter((e) => e.starts_at === first) : found));
+    entries.push(...(options.earliest ? found.filter((e) => e.starts_at === first) : found));
   }
+  const loudness = (e: Oncall) => (options.audibleFirst ? (AUDIBLE_FIRST[e.notification_type ?? ''] ?? 2) : 0);
   return entries.sort(
-    (a, b) => a.escalation_policy_name.localeCompare(b.escalation_policy_name) || a.escalation_level - b.escalation_level || a.starts_at.localeCompare(b.starts_at) || a.user_id - b.user_id,
+    (a, b) =>
+      loudness(a) - loudness(b) ||
+      a.escalation_policy_name.localeCompare(b.escalation_policy_name) ||
+      a.escalation_level - b.escalation_level ||
+      a.starts_at.localeCompare(b.starts_at) ||
+      a.user_id - b.user_id,
   );
 }
