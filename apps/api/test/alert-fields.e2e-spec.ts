@@ -2,8 +2,8 @@ import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { newAlertSource, postInbound, signedBy, type InboundSource } from './support/alert-sources';
-import { created, unique } from './support/json-api';
-import { doc, usePagingWorld } from './support/paging';
+import { created, doc, unique } from './support/json-api';
+import { usePagingWorld } from './support/paging';
 
 type Field = { id: string; attributes: { name: string; slug: string; kind: string } };
 

@@ -1,8 +1,8 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { newAlertSource, postInbound, signedBy, type InboundSource } from './support/alert-sources';
-import { created, pointers, unique } from './support/json-api';
-import { doc, MINUTE, usePagingWorld } from './support/paging';
+import { created, doc, pointers, unique } from './support/json-api';
+import { MINUTE, usePagingWorld } from './support/paging';
 
 type Alert = { id: string; attributes: Record<string, unknown> };
 

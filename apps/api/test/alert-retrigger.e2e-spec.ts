@@ -1,7 +1,7 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { created, unique } from './support/json-api';
-import { doc, MINUTE, usePagingWorld, type PagedUser } from './support/paging';
+import { created, doc, unique } from './support/json-api';
+import { MINUTE, usePagingWorld, type PagedUser } from './support/paging';
 
 /**
  * Alert re-trigger rules at work (docs/alert-retrigger-rules.md): an acknowledged alert that fires

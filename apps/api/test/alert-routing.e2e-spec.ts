@@ -1,8 +1,8 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { newAlertSource, postInbound, signedBy, type InboundSource } from './support/alert-sources';
-import { created, unique } from './support/json-api';
-import { doc, usePagingWorld, type PagedUser } from './support/paging';
+import { created, doc, unique } from './support/json-api';
+import { usePagingWorld, type PagedUser } from './support/paging';
 
 /**
  * Ingested alerts page what their source's routes and routing rules send them to

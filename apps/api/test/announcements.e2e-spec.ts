@@ -1,33 +1,25 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, errorCodes, ids, outboxTypes, pointers, unique } from './support/json-api';
+import { useApiWorld } from './support/api-world';
+import { newStatusPage } from './support/status-pages';
+import { type Attributes, created, errorCodes, ids, outboxTypes, pointers, unique } from './support/json-api';
 
-type Attributes = Record<string, unknown>;
 const doc = (attributes: Attributes) => ({ data: { type: 'status_page_announcements', attributes } });
 const HOUR = 3_600_000;
 const at = (offset: number) => new Date(Date.now() + offset).toISOString();
 
 describe('status page announcements', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const newPage = async (token = org.token) => created(await send('POST', '/v1/status-pages', { data: { type: 'status_pages', attributes: { title: unique('Acme status') } } }, token)).id as string;
-  const announce = async (page: string, attributes: Attributes = {}, token = org.token) =>
+  const newPage = async (token?: string) => (await newStatusPage(w, {}, token)).id;
+  const announce = async (page: string, attributes: Attributes = {}, token = w.org.token) =>
     created(await send('POST', `/v1/status-pages/${page}/announcements`, doc({ title: unique('Maintenance'), body: 'We move racks on Saturday.', ...attributes }), token));
 
   test('is created with its defaults (starts now, no end, enabled, posted by the key’s user), read, changed and deleted at /v1/announcements/{id}', async () => {
     const page = await newPage();
-    const userId = await api.addUser(org.organizationId, { roleKind: 'admin' });
-    const personal = await api.issueApiKey(org.organizationId, { kind: 'personal', userId });
+    const userId = await w.api.addUser(w.org.organizationId, { roleKind: 'admin' });
+    const personal = await w.api.issueApiKey(w.org.organizationId, { kind: 'personal', userId });
     const before = Date.now();
     const announcement = await announce(page, { title: 'Saturday maintenance' }, personal);
     assert.equal(announcement.type, 'status_page_announcements');
@@ -53,7 +45,7 @@ describe('status page announcements', () => {
     assert.deepEqual(changed.body.data.attributes, { ...attributes, body: 'Moved to Sunday.', ends_at: changed.body.data.attributes.ends_at, enabled: false, updated_at: changed.body.data.attributes.updated_at });
     assert.deepEqual((await send('DELETE', `/v1/announcements/${announcement.id}`)).body.data, changed.body.data);
     assert.equal((await send('GET', `/v1/announcements/${announcement.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, announcement.id), ['status_page_announcement.created', 'status_page_announcement.updated', 'status_page_announcement.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, announcement.id), ['status_page_announcement.created', 'status_page_announcement.updated', 'status_page_announcement.deleted']);
   });
 
   test('ends after it starts: 422 naming ends_at on create and update, nothing changed', async () => {
@@ -86,7 +78,7 @@ describe('status page announcements', () => {
   });
 
   test('another organization’s pages and announcements answer 404', async () => {
-    const theirs = await announce(await newPage(other.token), {}, other.token);
+    const theirs = await announce(await newPage(w.other.token), {}, w.other.token);
     const theirPage = theirs.attributes.status_page_id;
     for (const [method, path, body] of [
       ['GET', `/v1/status-pages/${theirPage}/announcements`],
@@ -98,6 +90,6 @@ describe('status page announcements', () => {
       const res = await send(method, path, body);
       assert.equal(res.status, 404, `${method} ${path}: ${JSON.stringify(res.body)}`);
     }
-    assert.equal((await send('GET', `/v1/announcements/${theirs.id}`, undefined, other.token)).body.data.attributes.title, theirs.attributes.title);
+    assert.equal((await send('GET', `/v1/announcements/${theirs.id}`, undefined, w.other.token)).body.data.attributes.title, theirs.attributes.title);
   });
 });

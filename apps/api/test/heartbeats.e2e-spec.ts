@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { HeartbeatMonitor } from '@taproot/alerting';
 import { createScratchDatabase } from '@taproot/persistence';
 import { eventually, startTestApi } from '../src/testing';
-import { created, unique } from './support/json-api';
-import { doc, MINUTE, usePagingWorld, type PagedUser } from './support/paging';
+import { created, doc, unique } from './support/json-api';
+import { MINUTE, usePagingWorld, type PagedUser } from './support/paging';
 
 type Attributes = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { TestResponse } from '../src/testing';
-import { created, errorCodes, pointers, unique } from './support/json-api';
-import { doc, MINUTE, usePagingWorld } from './support/paging';
+import { created, doc, errorCodes, pointers, unique } from './support/json-api';
+import { MINUTE, usePagingWorld } from './support/paging';
 
 type Attributes = Record<string, unknown>;
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { MAILER } from '@taproot/runtime';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { eventually } from '../src/testing';
-import { created, unique } from './support/json-api';
-import { doc, MINUTE, usePagingWorld } from './support/paging';
+import { created, doc, unique } from './support/json-api';
+import { MINUTE, usePagingWorld } from './support/paging';
 
 /**
  * The engine fires its due steps in batches, a few statements per batch (docs/paging.md,

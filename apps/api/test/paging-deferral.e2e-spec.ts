@@ -1,7 +1,7 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { created, unique } from './support/json-api';
-import { doc, MINUTE, usePagingWorld, type PagedUser } from './support/paging';
+import { created, doc, unique } from './support/json-api';
+import { MINUTE, usePagingWorld, type PagedUser } from './support/paging';
 
 const EVERY_DAY = { monday: true, tuesday: true, wednesday: true, thursday: true, friday: true, saturday: true, sunday: true };
 const hhmm = (at: Date) => at.toISOString().slice(11, 16);

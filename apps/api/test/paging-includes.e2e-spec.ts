@@ -1,8 +1,8 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { TestResponse } from '../src/testing';
-import { unique } from './support/json-api';
-import { doc, MINUTE, usePagingWorld } from './support/paging';
+import { doc, unique } from './support/json-api';
+import { MINUTE, usePagingWorld } from './support/paging';
 
 interface Resource {
   type: string;

@@ -1,33 +1,21 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { eventually, startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, errorCodes, outboxEvents, pointers, unique } from './support/json-api';
-
-type Attributes = Record<string, unknown>;
+import { eventually } from '../src/testing';
+import { useApiWorld } from './support/api-world';
+import { type Attributes, created, errorCodes, outboxEvents, pointers, unique } from './support/json-api';
+import { newWebhookEndpoint } from './support/webhook-deliveries';
 
 const doc = (attributes: Attributes) => ({ data: { type: 'secrets', attributes } });
 /** A secret name of its own for each test (names are identifiers, unique in the organization). */
 const named = (prefix: string) => `${prefix}_${unique('').trim().replace(/-/g, '_')}`;
 
-let api: TestApi;
-let org: TestOrganization;
-let other: TestOrganization;
-before(async () => {
-  api = await startTestApi();
-  org = await api.newOrganization();
-  other = await api.newOrganization();
-});
-after(() => api?.close());
+const w = useApiWorld();
+const { send } = w;
 
-const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-const create = async (attributes: Attributes, token = org.token) => created(await send('POST', '/v1/secrets', doc(attributes), token)) as { id: string; attributes: Attributes };
+const create = async (attributes: Attributes, token = w.org.token) => created(await send('POST', '/v1/secrets', doc(attributes), token)) as { id: string; attributes: Attributes };
 const count = async () => (await send('GET', '/v1/secrets?page[size]=100')).body.meta.total_count as number;
-const stored = async (id: string) => ((await api.runtime.dataSource.query('SELECT secret FROM secrets WHERE id = $1', [id])) as { secret: string }[])[0]?.secret;
-const endpoint = async (custom_headers: unknown[]) =>
-  created(await send('POST', '/v1/webhooks/endpoints', { data: { type: 'webhooks_endpoints', attributes: { name: unique('Receiver'), url: 'https://receiver.example.test/in', custom_headers } } })) as {
-    id: string;
-    attributes: Attributes;
-  };
+const stored = async (id: string) => ((await w.api.runtime.dataSource.query('SELECT secret FROM secrets WHERE id = $1', [id])) as { secret: string }[])[0]?.secret;
+const endpoint = (custom_headers: unknown[]) => newWebhookEndpoint(w, { custom_headers });
 
 /** `/v1/secrets` (docs/webhooks.md, "Secrets"). */
 describe('secrets', () => {
@@ -61,10 +49,10 @@ describe('secrets', () => {
     const value = `never-shown-${Date.now()}`;
     const { id } = await create({ name: named('HIDDEN'), secret: value });
     await send('PUT', `/v1/secrets/${id}`, doc({ secret: `${value}-2` }));
-    const events = await outboxEvents(api, id);
+    const events = await outboxEvents(w.api, id);
     assert.deepEqual(events.map((e) => e.type), ['secret.created', 'secret.updated']);
     assert.ok(!JSON.stringify(events).includes(value), JSON.stringify(events));
-    const [read] = await api.runtime.dataSource.query('SELECT secret FROM secrets_read WHERE id = $1', [id]);
+    const [read] = await w.api.runtime.dataSource.query('SELECT secret FROM secrets_read WHERE id = $1', [id]);
     assert.equal(read.secret, '********');
     const audits = await eventually(
       () => send('GET', '/v1/audits?page[size]=100'),
@@ -93,7 +81,7 @@ describe('secrets', () => {
     assert.equal(await count(), before, 'nothing written');
 
     // Another organization may use the same name.
-    assert.equal((await create({ name: taken, secret: 'theirs' }, other.token)).attributes.name, taken);
+    assert.equal((await create({ name: taken, secret: 'theirs' }, w.other.token)).attributes.name, taken);
     const { id } = await create({ name: named('MINE'), secret: 'x' });
     const rename = await send('PUT', `/v1/secrets/${id}`, doc({ name: taken }));
     assert.deepEqual(errorCodes(rename), ['422/NAME_TAKEN/Invalid attribute']);
@@ -124,14 +112,14 @@ describe('secrets', () => {
   });
 
   test("another organization's secrets answer 404; the secrets permission is checked (the seeded User role does not read them)", async () => {
-    const { id } = await create({ name: named('THEIRS'), secret: 'x' }, other.token);
+    const { id } = await create({ name: named('THEIRS'), secret: 'x' }, w.other.token);
     assert.equal((await send('GET', `/v1/secrets/${id}`)).status, 404);
     assert.equal((await send('PUT', `/v1/secrets/${id}`, doc({ secret: 'y' }))).status, 404);
     assert.equal((await send('DELETE', `/v1/secrets/${id}`)).status, 404);
     assert.ok(!(await send('GET', '/v1/secrets?page[size]=100')).body.data.some((d: { id: string }) => d.id === id));
 
-    const user = await api.addUser(org.organizationId, { roleKind: 'user', onCallRoleKind: 'user' });
-    const responder = await api.issueApiKey(org.organizationId, { kind: 'personal', userId: user });
+    const user = await w.api.addUser(w.org.organizationId, { roleKind: 'user', onCallRoleKind: 'user' });
+    const responder = await w.api.issueApiKey(w.org.organizationId, { kind: 'personal', userId: user });
     assert.deepEqual(errorCodes(await send('GET', '/v1/secrets', undefined, responder)), ['403/PERMISSION_DENIED/Forbidden']);
   });
 });

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, unique } from './support/json-api';
+import { useApiWorld } from './support/api-world';
+import { newStatusPage } from './support/status-pages';
 
 /**
  * The public status page in a real browser (Debian's headless Chromium; tools/test/run.ts hands
@@ -46,43 +46,37 @@ function assertAccessible(summary: AxeSummary, rules: string[]): void {
 }
 
 describe('browser: the public status page in headless Chromium, checked with axe-core', () => {
-  let api: TestApi;
-  let org: TestOrganization;
+  const w = useApiWorld();
   let browser: Browser;
   before(async () => {
     const executablePath = process.env.CHROMIUM_BIN;
     assert.ok(executablePath, 'CHROMIUM_BIN is not set: Debian’s chromium package is missing (npm test installs it when it can; see its log)');
-    api = await startTestApi();
-    org = await api.newOrganization();
     // Tests run as root in CI, where Chromium's sandbox cannot start.
     browser = await chromium.launch({ executablePath, chromiumSandbox: false, timeout: 60_000 });
   });
   after(async () => {
     await browser?.close();
-    await api?.close();
   });
 
   const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
-  const post = async (path: string, type: string, attributes: Record<string, unknown>) =>
-    created(await api.request('POST', path, { token: org.token, body: { data: { type, attributes } } }));
 
   test('an update published through the API shows on the page beside the component’s status; screenshot; no axe violations', async () => {
     // A light header (dark text) and the default dark footer (light text): both contrast branches.
-    const statusPage = await post('/v1/status-pages', 'status_pages', { title: unique('Acme'), public: true, public_title: 'Acme Cloud', public_description: 'How Acme is doing', header_color: '#FFD700', website_url: 'https://acme.example/' });
+    const statusPage = await newStatusPage(w, { public: true, public_title: 'Acme Cloud', public_description: 'How Acme is doing', header_color: '#FFD700', website_url: 'https://acme.example/' });
     const pageId: string = statusPage.id;
-    const group = await post(`/v1/status-pages/${pageId}/component-groups`, 'status_page_component_groups', { name: 'Payments' });
-    await post(`/v1/status-pages/${pageId}/components`, 'status_page_components', { name: 'Website', description: 'acme.example' });
-    await post(`/v1/status-pages/${pageId}/components`, 'status_page_components', { name: 'Checkout', status: 'major_outage', status_page_component_group_id: group.id });
-    await post(`/v1/status-pages/${pageId}/announcements`, 'status_page_announcements', { title: 'New region', body: 'Frankfurt is open.' });
-    const maintenance = await post('/v1/incidents', 'incidents', { kind: 'scheduled', title: 'Database upgrade', scheduled_for: inHours(1), scheduled_until: inHours(2) });
-    await post(`/v1/incidents/${maintenance.id}/status-page-events`, 'incident_status_page_events', { status_page_id: pageId, event: 'Upgrading the primary', status: 'scheduled' });
-    const incident = await post('/v1/incidents', 'incidents', { title: 'Internal: PSP timeouts', public_title: 'Checkout errors' });
-    const update = (event: string, status: string) => post(`/v1/incidents/${incident.id}/status-page-events`, 'incident_status_page_events', { status_page_id: pageId, event, status });
+    const group = await w.create(`/v1/status-pages/${pageId}/component-groups`, 'status_page_component_groups', { name: 'Payments' });
+    await w.create(`/v1/status-pages/${pageId}/components`, 'status_page_components', { name: 'Website', description: 'acme.example' });
+    await w.create(`/v1/status-pages/${pageId}/components`, 'status_page_components', { name: 'Checkout', status: 'major_outage', status_page_component_group_id: group.id });
+    await w.create(`/v1/status-pages/${pageId}/announcements`, 'status_page_announcements', { title: 'New region', body: 'Frankfurt is open.' });
+    const maintenance = await w.create('/v1/incidents', 'incidents', { kind: 'scheduled', title: 'Database upgrade', scheduled_for: inHours(1), scheduled_until: inHours(2) });
+    await w.create(`/v1/incidents/${maintenance.id}/status-page-events`, 'incident_status_page_events', { status_page_id: pageId, event: 'Upgrading the primary', status: 'scheduled' });
+    const incident = await w.create('/v1/incidents', 'incidents', { title: 'Internal: PSP timeouts', public_title: 'Checkout errors' });
+    const update = (event: string, status: string) => w.create(`/v1/incidents/${incident.id}/status-page-events`, 'incident_status_page_events', { status_page_id: pageId, event, status });
     await update('We are looking into failed payments', 'investigating');
 
     const page = await browser.newPage();
     try {
-      const loaded = await page.goto(`${api.url}/status/${statusPage.attributes.slug}`);
+      const loaded = await page.goto(`${w.api.url}/status/${statusPage.attributes.slug}`);
       assert.equal(loaded?.status(), 200);
       await page.getByRole('banner').getByRole('heading', { level: 1, name: 'Acme Cloud' }).waitFor();
       const main = page.getByRole('main');
@@ -122,10 +116,10 @@ describe('browser: the public status page in headless Chromium, checked with axe
   });
 
   test('the refusal a private page answers is accessible too', async () => {
-    const hidden = await post('/v1/status-pages', 'status_pages', { title: unique('Internal'), public: false });
+    const hidden = await newStatusPage(w, { public: false });
     const page = await browser.newPage();
     try {
-      assert.equal((await page.goto(`${api.url}/status/${hidden.attributes.slug}`))?.status(), 401);
+      assert.equal((await page.goto(`${w.api.url}/status/${hidden.attributes.slug}`))?.status(), 401);
       await page.getByRole('main').getByText('This status page is private').waitFor();
       assertAccessible(await audit(page), ['landmark-one-main', 'region', 'page-has-heading-one', 'color-contrast', 'html-has-lang', 'document-title']);
     } finally {

@@ -1,31 +1,20 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, errorCodes, ids, outboxTypes, pointers, unique } from './support/json-api';
-
-type Attributes = Record<string, unknown>;
-const doc = (type: string, attributes: Attributes) => ({ data: { type, attributes } });
+import { useApiWorld } from './support/api-world';
+import { newStatusPage } from './support/status-pages';
+import { type Attributes, doc, errorCodes, ids, outboxTypes, pointers, unique } from './support/json-api';
 
 describe('status page components and component groups', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const make = async (path: string, type: string, attributes: Attributes, token = org.token) => created(await send('POST', path, doc(type, attributes), token));
-  const newPage = async (token = org.token) => (await make('/v1/status-pages', 'status_pages', { title: unique('Acme status') }, token)).id as string;
-  const newGroup = (page: string, attributes: Attributes = {}, token = org.token) =>
-    make(`/v1/status-pages/${page}/component-groups`, 'status_page_component_groups', { name: unique('APIs'), ...attributes }, token);
-  const newComponent = (page: string, attributes: Attributes = {}, token = org.token) =>
-    make(`/v1/status-pages/${page}/components`, 'status_page_components', { name: unique('Checkout'), ...attributes }, token);
-  const catalog = async (path: string, type: string, token = org.token) => (await make(path, type, { name: unique(type) }, token)).id as string;
+  const newPage = async (token?: string) => (await newStatusPage(w, {}, token)).id;
+  const newGroup = (page: string, attributes: Attributes = {}, token = w.org.token) =>
+    w.create(`/v1/status-pages/${page}/component-groups`, 'status_page_component_groups', { name: unique('APIs'), ...attributes }, token);
+  const newComponent = (page: string, attributes: Attributes = {}, token = w.org.token) =>
+    w.create(`/v1/status-pages/${page}/components`, 'status_page_components', { name: unique('Checkout'), ...attributes }, token);
+  const catalog = async (path: string, type: string, token = w.org.token) => (await w.create(path, type, { name: unique(type) }, token)).id as string;
 
   test('a component is created with its defaults, listed by position under its page, read, changed and deleted at /v1/components/{id}', async () => {
     const page = await newPage();
@@ -60,14 +49,14 @@ describe('status page components and component groups', () => {
 
     assert.deepEqual((await send('DELETE', `/v1/components/${first.id}`)).body.data, changed.body.data);
     assert.equal((await send('GET', `/v1/components/${first.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, first.id), ['status_page_component.created', 'status_page_component.updated', 'status_page_component.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, first.id), ['status_page_component.created', 'status_page_component.updated', 'status_page_component.deleted']);
   });
 
   test('a component names an enabled status, a group of its own page and the organization’s services and functionalities: one 422 per attribute, nothing written', async () => {
     const page = await newPage();
     const otherPageGroup = await newGroup(await newPage());
-    const theirService = await catalog('/v1/services', 'services', other.token);
-    const theirFunctionality = await catalog('/v1/functionalities', 'functionalities', other.token);
+    const theirService = await catalog('/v1/services', 'services', w.other.token);
+    const theirFunctionality = await catalog('/v1/functionalities', 'functionalities', w.other.token);
     const refused = await send(
       'POST',
       `/v1/status-pages/${page}/components`,
@@ -121,9 +110,9 @@ describe('status page components and component groups', () => {
   });
 
   test('another organization’s pages, components and groups answer 404', async () => {
-    const theirPage = await newPage(other.token);
-    const theirGroup = await newGroup(theirPage, {}, other.token);
-    const theirComponent = await newComponent(theirPage, {}, other.token);
+    const theirPage = await newPage(w.other.token);
+    const theirGroup = await newGroup(theirPage, {}, w.other.token);
+    const theirComponent = await newComponent(theirPage, {}, w.other.token);
     const attempts: [string, string, unknown?][] = [
       ['GET', `/v1/status-pages/${theirPage}/components`],
       ['POST', `/v1/status-pages/${theirPage}/components`, doc('status_page_components', { name: 'x' })],
@@ -145,6 +134,6 @@ describe('status page components and component groups', () => {
     const mine = await newPage();
     const refused = await send('POST', `/v1/status-pages/${mine}/components`, doc('status_page_components', { name: 'x', status_page_component_group_id: theirGroup.id }));
     assert.deepEqual([refused.status, pointers(refused)], [422, ['/data/attributes/status_page_component_group_id']]);
-    assert.equal((await send('GET', `/v1/components/${theirComponent.id}`, undefined, other.token)).body.data.attributes.name, theirComponent.attributes.name);
+    assert.equal((await send('GET', `/v1/components/${theirComponent.id}`, undefined, w.other.token)).body.data.attributes.name, theirComponent.attributes.name);
   });
 });

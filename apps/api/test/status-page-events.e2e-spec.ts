@@ -1,9 +1,8 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, errorCodes, ids, outboxTypes, pointers, publicOnlyKey, unique } from './support/json-api';
-
-type Attributes = Record<string, unknown>;
+import { useApiWorld } from './support/api-world';
+import { type Attributes, created, errorCodes, ids, outboxTypes, pointers, publicOnlyKey, unique } from './support/json-api';
+import { newStatusPage } from './support/status-pages';
 
 const TYPE = 'incident_status_page_events';
 const doc = (attributes: Attributes) => ({ data: { type: TYPE, attributes } });
@@ -11,28 +10,18 @@ const of = (incident: string) => `/v1/incidents/${incident}/status-page-events`;
 const at = (id: string) => `/v1/status-page-events/${id}`;
 
 describe('incident status page events', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const newIncident = async (attributes: Attributes = {}, token = org.token) =>
-    created(await send('POST', '/v1/incidents', { data: { type: 'incidents', attributes: { title: unique('Checkout down'), ...attributes } } }, token));
-  const newMaintenance = (token = org.token) => newIncident({ kind: 'scheduled', title: unique('Database upgrade') }, token);
-  const newStatusPage = async (token = org.token): Promise<string> =>
-    created(await send('POST', '/v1/status-pages', { data: { type: 'status_pages', attributes: { title: unique('Status') } } }, token)).id;
-  const post = (incident: string, attributes: Attributes, token = org.token) => send('POST', of(incident), doc(attributes), token);
-  const make = async (incident: string, attributes: Attributes, token = org.token) => created(await post(incident, attributes, token));
+  const newIncident = (attributes: Attributes = {}, token?: string) => w.create('/v1/incidents', 'incidents', { title: unique('Checkout down'), ...attributes }, token);
+  const newMaintenance = (token = w.org.token) => newIncident({ kind: 'scheduled', title: unique('Database upgrade') }, token);
+  const newPage = async (token?: string): Promise<string> => (await newStatusPage(w, {}, token)).id;
+  const post = (incident: string, attributes: Attributes, token = w.org.token) => send('POST', of(incident), doc(attributes), token);
+  const make = async (incident: string, attributes: Attributes, token = w.org.token) => created(await post(incident, attributes, token));
 
   test("on an incident: investigating, not notified, not tweeted, started now and on no page when not said; listed under the incident, read, changed and deleted at their own path", async () => {
     const incident = await newIncident();
-    const page = await newStatusPage();
+    const page = await newPage();
     const before = Date.now();
     const first = await make(incident.attributes.slug, { event: 'We are looking into it', status_page_id: page });
     assert.deepEqual(first.attributes, {
@@ -71,7 +60,7 @@ describe('incident status page events', () => {
     assert.deepEqual((await send('DELETE', at(first.id))).body.data, changed.body.data);
     assert.equal((await send('GET', at(first.id))).status, 404);
     assert.deepEqual(ids(await send('GET', of(incident.id))), [earlier.id, nulls.id]);
-    assert.deepEqual(await outboxTypes(api, first.id), ['incident_status_page_event.created', 'incident_status_page_event.updated', 'incident_status_page_event.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, first.id), ['incident_status_page_event.created', 'incident_status_page_event.updated', 'incident_status_page_event.deleted']);
   });
 
   test('on a scheduled maintenance: no status is a 422 titled "Invalid status for scheduled"; its statuses are scheduled, in_progress and completed', async () => {
@@ -103,7 +92,7 @@ describe('incident status page events', () => {
 
   test("an incident's event takes an incident's status, a page of the organization and an event: 422 naming the attribute otherwise, nothing written", async () => {
     const incident = await newIncident();
-    const theirPage = await newStatusPage(other.token);
+    const theirPage = await newPage(w.other.token);
     const cases: [Attributes, string, string, RegExp][] = [
       [{ event: 'Started', status: 'in_progress' }, 'status', '422/INVALID_STATUS_FOR_INCIDENT/Invalid attribute', /status in_progress is not a status of an incident: one of investigating, identified, monitoring, resolved/],
       [{ event: 'Started', status: 'fixed' }, 'status', '422/INVALID_ATTRIBUTE/Invalid attribute', /status must be one of/],
@@ -130,8 +119,8 @@ describe('incident status page events', () => {
   });
 
   test("another organization's incident or event, and a private incident's for a caller who may not see it, answer 404", async () => {
-    const theirIncident = await newIncident({}, other.token);
-    const theirs = await make(theirIncident.id, { event: 'Theirs' }, other.token);
+    const theirIncident = await newIncident({}, w.other.token);
+    const theirs = await make(theirIncident.id, { event: 'Theirs' }, w.other.token);
     const body = doc({ event: 'Mine' });
     const missing = async (attempts: [string, string, unknown?][], token: string) => {
       for (const [method, path, payload] of attempts) {
@@ -140,12 +129,12 @@ describe('incident status page events', () => {
         assert.deepEqual(errorCodes(res), ['404/NOT_FOUND/Not found']);
       }
     };
-    await missing([['GET', of(theirIncident.id)], ['POST', of(theirIncident.id), body], ['GET', at(theirs.id)], ['PUT', at(theirs.id), body], ['DELETE', at(theirs.id)]], org.token);
-    assert.deepEqual((await send('GET', at(theirs.id), undefined, other.token)).body.data, theirs, 'unchanged');
+    await missing([['GET', of(theirIncident.id)], ['POST', of(theirIncident.id), body], ['GET', at(theirs.id)], ['PUT', at(theirs.id), body], ['DELETE', at(theirs.id)]], w.org.token);
+    assert.deepEqual((await send('GET', at(theirs.id), undefined, w.other.token)).body.data, theirs, 'unchanged');
 
     const secret = await newIncident({ private: true });
     const hidden = await make(secret.id, { event: 'Hidden' });
-    await missing([['GET', of(secret.id)], ['POST', of(secret.id), body], ['GET', at(hidden.id)], ['PUT', at(hidden.id), body], ['DELETE', at(hidden.id)]], await publicOnlyKey(api, org));
+    await missing([['GET', of(secret.id)], ['POST', of(secret.id), body], ['GET', at(hidden.id)], ['PUT', at(hidden.id), body], ['DELETE', at(hidden.id)]], await publicOnlyKey(w.api, w.org));
     assert.deepEqual((await send('GET', at(hidden.id))).body.data, hidden, 'unchanged, and seen by the owner');
   });
 });

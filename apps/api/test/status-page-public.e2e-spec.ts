@@ -1,12 +1,12 @@
-import { afterAll as after, beforeAll as before, describe, jest, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { TXT_RESOLVER, type TxtResolver } from '@taproot/status-pages';
-import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
-import { unique } from './support/json-api';
+import type { TestResponse } from '../src/testing';
+import { useApiWorld } from './support/api-world';
+import { type Attributes, unique } from './support/json-api';
+import { newStatusPage, useFakeTxtRecords } from './support/status-pages';
 
-type Attributes = Record<string, unknown>;
 const HOUR = 3_600_000;
 const at = (offset: number) => new Date(Date.now() + offset).toISOString();
 
@@ -36,42 +36,25 @@ function assertWellFormedXml(text: string): void {
 }
 
 describe('the public status page (HTML, JSON, Atom)', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  let published: Record<string, string[][]> = {};
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-    const resolver = api.app.get<symbol, TxtResolver>(TXT_RESOLVER, { strict: false });
-    jest.spyOn(resolver, 'resolveTxt').mockImplementation(async (name) => {
-      if (published[name]) return published[name];
-      throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-    });
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const published = useFakeTxtRecords(w);
 
-  const send = async (method: string, path: string, body?: unknown, token = org.token) => {
-    const res = await api.request(method, path, { token, body });
+  const send = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await w.send(method, path, body, token);
     assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data;
   };
-  const newPage = async (attributes: Attributes = {}, token = org.token) =>
-    (await send('POST', '/v1/status-pages', { data: { type: 'status_pages', attributes: { title: unique('Acme'), public: true, ...attributes } } }, token)) as {
-      id: string;
-      attributes: { slug: string };
-    };
+  const newPage = (attributes: Attributes = {}, token?: string) => newStatusPage(w, { public: true, ...attributes }, token);
   const incident = async (attributes: Attributes = {}) => send('POST', '/v1/incidents', { data: { type: 'incidents', attributes: { title: unique('Checkout down'), ...attributes } } });
   const postUpdate = async (incidentId: string, page: string, attributes: Attributes) =>
     send('POST', `/v1/incidents/${incidentId}/status-page-events`, { data: { type: 'incident_status_page_events', attributes: { status_page_id: page, ...attributes } } });
   const component = async (page: string, attributes: Attributes) => send('POST', `/v1/status-pages/${page}/components`, { data: { type: 'status_page_components', attributes } });
-  const get = (path: string, headers: Record<string, string> = {}) => api.request('GET', path, { headers });
+  const get = (path: string, headers: Record<string, string> = {}) => w.api.request('GET', path, { headers });
 
   /** A GET with its own Host header (fetch keeps the connection's). */
   const onHost = (host: string, path = '/'): Promise<TestResponse> =>
     new Promise((resolve, reject) => {
-      const { port } = new URL(api.url);
+      const { port } = new URL(w.api.url);
       const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (chunk) => (text += chunk));
@@ -181,7 +164,7 @@ describe('the public status page (HTML, JSON, Atom)', () => {
 
   test('the page’s id also names it, and a slug another organization’s earlier page holds shows that page', async () => {
     const title = unique('Shared name');
-    const first = await newPage({ title }, other.token);
+    const first = await newPage({ title }, w.other.token);
     const second = await newPage({ title });
     assert.equal(first.attributes.slug, second.attributes.slug);
     assert.equal((await get(`/status/${second.attributes.slug}/index.json`)).body.page.id, first.id);
@@ -221,7 +204,7 @@ describe('the public status page (HTML, JSON, Atom)', () => {
       slug: page.attributes.slug,
       title: 'Acme Cloud',
       description: 'How Acme is doing',
-      url: `${api.runtime.config.publicUrl}/status/${page.attributes.slug}`,
+      url: `${w.api.runtime.config.publicUrl}/status/${page.attributes.slug}`,
       time_zone: 'Etc/UTC',
       updated_at: body.page.updated_at,
     });
@@ -251,7 +234,7 @@ describe('the public status page (HTML, JSON, Atom)', () => {
     assertWellFormedXml(feed);
     assert.match(feed, /<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/);
     assert.match(feed, new RegExp(`<id>urn:uuid:${page.id}</id>`));
-    assert.match(feed, new RegExp(`<link rel="self" type="application/atom\\+xml" href="${api.runtime.config.publicUrl}/status/${page.attributes.slug}/feed.atom"/>`));
+    assert.match(feed, new RegExp(`<link rel="self" type="application/atom\\+xml" href="${w.api.runtime.config.publicUrl}/status/${page.attributes.slug}/feed.atom"/>`));
     const titles = [...feed.matchAll(/<entry>.*?<title>(.*?)<\/title>/g)].map((m) => m[1]);
     assert.deepEqual(titles, ['New region', 'Database upgrade: Scheduled', 'Checkout errors: Identified', 'Checkout errors: Investigating'], 'by last change');
     for (const entry of feed.match(/<entry>.*?<\/entry>/g)!) assert.match(entry, /^<entry><id>urn:uuid:[0-9a-f-]{36}<\/id><title>.*<\/title><published>[^<]+Z<\/published><updated>[^<]+Z<\/updated>/);
@@ -281,13 +264,14 @@ describe('the public status page (HTML, JSON, Atom)', () => {
     assert.equal((await onHost(domain)).status, 404, 'not verified');
 
     // Another organization verifies the domain: its verification does not serve this page.
-    const theirs = await send('POST', '/v1/verified_domains', { data: { type: 'verified_domains', attributes: { domain } } }, other.token);
-    published[theirs.attributes.txt_host] = [[theirs.attributes.txt_value]];
-    assert.equal((await send('POST', `/v1/verified_domains/${theirs.id}/verify`, undefined, other.token)).attributes.verification_status, 'verified');
+    const theirs = await send('POST', '/v1/verified_domains', { data: { type: 'verified_domains', attributes: { domain } } }, w.other.token);
+    published.set(theirs.attributes.txt_host, [[theirs.attributes.txt_value]]);
+    assert.equal((await send('POST', `/v1/verified_domains/${theirs.id}/verify`, undefined, w.other.token)).attributes.verification_status, 'verified');
     assert.equal((await onHost(domain)).status, 404, 'verified by another organization');
 
     const ours = await send('POST', '/v1/verified_domains', { data: { type: 'verified_domains', attributes: { domain } } });
-    published = { [ours.attributes.txt_host]: [[ours.attributes.txt_value]] };
+    published.clear();
+    published.set(ours.attributes.txt_host, [[ours.attributes.txt_value]]);
     await send('POST', `/v1/verified_domains/${ours.id}/verify`);
     const served = await onHost(`${domain.toUpperCase()}:443`);
     assert.equal(served.status, 200, served.body);
@@ -297,7 +281,7 @@ describe('the public status page (HTML, JSON, Atom)', () => {
     assert.equal((await onHost(`other-${domain}`)).status, 404, 'another host');
 
     // A failing check stops serving it.
-    published = {};
+    published.clear();
     assert.equal((await send('POST', `/v1/verified_domains/${ours.id}/verify`)).attributes.verification_status, 'failing');
     assert.equal((await onHost(domain)).status, 404);
   });

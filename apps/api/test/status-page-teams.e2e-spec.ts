@@ -1,28 +1,19 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, errorCodes, ids, outboxEvents, pointers, unique } from './support/json-api';
-
-type Attributes = Record<string, unknown>;
+import { useApiWorld } from './support/api-world';
+import { newStatusPage } from './support/status-pages';
+import { type Attributes, created, errorCodes, ids, outboxEvents, pointers, unique } from './support/json-api';
 
 const grant = (attributes: Attributes, extra: Attributes = {}) => ({ data: { type: 'status_page_groups', attributes, ...extra } });
 
-let api: TestApi;
-let org: TestOrganization;
-let other: TestOrganization;
-before(async () => {
-  api = await startTestApi();
-  org = await api.newOrganization();
-  other = await api.newOrganization();
-});
-after(() => api?.close());
+const w = useApiWorld();
+const { send } = w;
 
-const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-const page = async (token = org.token) => created(await send('POST', '/v1/status-pages', { data: { type: 'status_pages', attributes: { title: unique('Page') } } }, token)) as { id: string };
-const team = async (token = org.token) => created(await send('POST', '/v1/teams', { data: { type: 'groups', attributes: { name: unique('Team') } } }, token)) as { id: string };
+const page = (token?: string) => newStatusPage(w, {}, token);
+const team = async (token = w.org.token) => created(await send('POST', '/v1/teams', { data: { type: 'groups', attributes: { name: unique('Team') } } }, token)) as { id: string };
 const assign = async (pageId: string, attributes: Attributes) => created(await send('POST', `/v1/status-pages/${pageId}/teams`, grant(attributes))) as { id: string; attributes: Attributes };
 /** A key acting with the organization's system role of that kind. */
-const keyOf = async (kind: string) => api.issueApiKey(org.organizationId, { kind: 'global', roleId: (await send('GET', `/v1/roles?filter[system_role]=${kind}`)).body.data[0].id });
+const keyOf = async (kind: string) => w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: (await send('GET', `/v1/roles?filter[system_role]=${kind}`)).body.data[0].id });
 
 /** `/v1/status-pages/{status_page_id}/teams` (the spec's "Status page team assignment"; docs/status-pages.md). */
 describe('status page teams', () => {
@@ -43,7 +34,7 @@ describe('status page teams', () => {
     const removed = await send('DELETE', `/v1/status-pages/${pageId}/teams/${made.id}`);
     assert.equal(removed.status, 200);
     assert.equal((await send('GET', `/v1/status-pages/${pageId}/teams/${made.id}`)).status, 404);
-    assert.deepEqual((await outboxEvents(api, made.id)).map((e) => e.type), ['status_page_group.created', 'status_page_group.updated', 'status_page_group.deleted']);
+    assert.deepEqual((await outboxEvents(w.api, made.id)).map((e) => e.type), ['status_page_group.created', 'status_page_group.updated', 'status_page_group.deleted']);
   });
 
   test('the update takes permission_level only: other properties, a changed team or a bad level answer 422 naming them', async () => {
@@ -74,15 +65,15 @@ describe('status page teams', () => {
       assert.equal((await send('GET', path)).status, 404);
     }
     for (const [method, body] of [['GET'], ['PUT', grant({ permission_level: 'publish_only' })], ['DELETE']] as const) {
-      assert.equal((await send(method, `/v1/status-pages/${pageId}/teams/${made.id}`, body, other.token)).status, 404, method);
+      assert.equal((await send(method, `/v1/status-pages/${pageId}/teams/${made.id}`, body, w.other.token)).status, 404, method);
     }
-    assert.equal((await send('GET', `/v1/status-pages/${pageId}/teams`, undefined, other.token)).status, 404);
-    assert.equal((await send('POST', `/v1/status-pages/${pageId}/teams`, grant({ group_id: (await team(other.token)).id }), other.token)).status, 404);
+    assert.equal((await send('GET', `/v1/status-pages/${pageId}/teams`, undefined, w.other.token)).status, 404);
+    assert.equal((await send('POST', `/v1/status-pages/${pageId}/teams`, grant({ group_id: (await team(w.other.token)).id }), w.other.token)).status, 404);
   });
 
   test("the team must be the organization's, once per page", async () => {
     const { id: pageId } = await page();
-    const foreign = await team(other.token);
+    const foreign = await team(w.other.token);
     const unknown = await send('POST', `/v1/status-pages/${pageId}/teams`, grant({ group_id: foreign.id }));
     assert.deepEqual([unknown.status, pointers(unknown)], [422, ['/data/attributes/group_id']]);
     assert.match(unknown.body.errors[0].detail, /is not a team of this organization/);
@@ -113,7 +104,7 @@ describe('status page teams', () => {
 
     // A custom role holding every status_pages permission is still not an owner or admin.
     const role = created(await send('POST', '/v1/roles', { data: { type: 'roles', attributes: { name: unique('Pages'), status_pages_permissions: ['create', 'read', 'update', 'delete'] } } }));
-    const editor = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: role.id });
+    const editor = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: role.id });
     for (const [method, target, body] of [
       ['PUT', path, grant({ permission_level: 'publish_only' })],
       ['POST', `/v1/status-pages/${pageId}/teams`, grant({ group_id: (await team()).id })],

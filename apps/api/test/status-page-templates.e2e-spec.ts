@@ -1,24 +1,15 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, errorCodes, ids, outboxEvents, pointers, unique } from './support/json-api';
-
-type Attributes = Record<string, unknown>;
+import { useApiWorld } from './support/api-world';
+import { newStatusPage } from './support/status-pages';
+import { type Attributes, created, errorCodes, ids, outboxEvents, pointers } from './support/json-api';
 
 const doc = (attributes: Attributes) => ({ data: { type: 'status_page_templates', attributes } });
 
-let api: TestApi;
-let org: TestOrganization;
-let other: TestOrganization;
-before(async () => {
-  api = await startTestApi();
-  org = await api.newOrganization();
-  other = await api.newOrganization();
-});
-after(() => api?.close());
+const w = useApiWorld();
+const { send } = w;
 
-const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-const page = async (token = org.token) => created(await send('POST', '/v1/status-pages', { data: { type: 'status_pages', attributes: { title: unique('Page') } } }, token)) as { id: string };
+const page = (token?: string) => newStatusPage(w, {}, token);
 const template = async (pageId: string, attributes: Attributes) => created(await send('POST', `/v1/status-pages/${pageId}/templates`, doc(attributes))) as { id: string; attributes: Attributes };
 
 /** `/v1/status-pages/{status_page_id}/templates` and `/v1/templates/{id}` (docs/status-pages.md, "Templates"). */
@@ -49,12 +40,12 @@ describe('status page templates', () => {
     assert.deepEqual([changed.body.data.attributes.update_status, changed.body.data.attributes.status_page_id], ['identified', pageId], 'a template stays under its page');
     assert.deepEqual((await send('GET', `/v1/templates/${first.id}`)).body.data, changed.body.data);
     assert.equal((await send('DELETE', `/v1/templates/${first.id}`)).status, 200);
-    assert.deepEqual((await outboxEvents(api, first.id)).map((e) => e.type), ['status_page_template.created', 'status_page_template.updated', 'status_page_template.deleted']);
+    assert.deepEqual((await outboxEvents(w.api, first.id)).map((e) => e.type), ['status_page_template.created', 'status_page_template.updated', 'status_page_template.deleted']);
 
     // Deleting the page deletes its templates, each with its event.
     assert.equal((await send('DELETE', `/v1/status-pages/${pageId}`)).status, 200);
     assert.equal((await send('GET', `/v1/templates/${second.id}`)).status, 404);
-    assert.deepEqual((await outboxEvents(api, second.id)).map((e) => e.type), ['status_page_template.created', 'status_page_template.deleted']);
+    assert.deepEqual((await outboxEvents(w.api, second.id)).map((e) => e.type), ['status_page_template.created', 'status_page_template.deleted']);
   });
 
   test("bad input answers 422 naming the attribute; an update status must be one of the template's kind", async () => {
@@ -74,10 +65,10 @@ describe('status page templates', () => {
   test("another organization's page and templates answer 404", async () => {
     const { id: pageId } = await page();
     const mine = await template(pageId, { title: 't', body: 'b' });
-    assert.equal((await send('GET', `/v1/status-pages/${pageId}/templates`, undefined, other.token)).status, 404);
-    assert.equal((await send('POST', `/v1/status-pages/${pageId}/templates`, doc({ title: 't', body: 'b' }), other.token)).status, 404);
+    assert.equal((await send('GET', `/v1/status-pages/${pageId}/templates`, undefined, w.other.token)).status, 404);
+    assert.equal((await send('POST', `/v1/status-pages/${pageId}/templates`, doc({ title: 't', body: 'b' }), w.other.token)).status, 404);
     for (const [method, body] of [['GET'], ['PUT', doc({ title: 'x' })], ['DELETE']] as const) {
-      assert.equal((await send(method, `/v1/templates/${mine.id}`, body, other.token)).status, 404, method);
+      assert.equal((await send(method, `/v1/templates/${mine.id}`, body, w.other.token)).status, 404, method);
     }
     assert.equal((await send('GET', `/v1/templates/${mine.id}`)).body.data.attributes.title, 't');
   });

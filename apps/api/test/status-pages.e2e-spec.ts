@@ -1,27 +1,17 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, errorCodes, ids, outboxEvents, outboxTypes, pointers, unique } from './support/json-api';
-
-type Attributes = Record<string, unknown>;
+import { useApiWorld } from './support/api-world';
+import { type Attributes, created, errorCodes, ids, outboxEvents, outboxTypes, pointers, unique } from './support/json-api';
 
 const doc = (attributes: Attributes) => ({ data: { type: 'status_pages', attributes } });
 
-let api: TestApi;
-let org: TestOrganization;
-let other: TestOrganization;
-before(async () => {
-  api = await startTestApi();
-  org = await api.newOrganization();
-  other = await api.newOrganization();
-});
-after(() => api?.close());
+const w = useApiWorld();
+const { send } = w;
 
-const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-const create = async (attributes: Attributes, token = org.token) => created(await send('POST', '/v1/status-pages', doc(attributes), token)) as { id: string; attributes: Attributes };
-const catalog = async (type: 'services' | 'functionalities', token = org.token) =>
+const create = async (attributes: Attributes, token = w.org.token) => created(await send('POST', '/v1/status-pages', doc(attributes), token)) as { id: string; attributes: Attributes };
+const catalog = async (type: 'services' | 'functionalities', token = w.org.token) =>
   created(await send('POST', `/v1/${type}`, { data: { type, attributes: { name: unique(type) } } }, token)) as { id: string };
-const count = async () => ((await api.runtime.dataSource.query('SELECT count(*)::int AS n FROM status_pages WHERE organization_id = $1', [org.organizationId])) as { n: number }[])[0].n;
+const count = async () => ((await w.api.runtime.dataSource.query('SELECT count(*)::int AS n FROM status_pages WHERE organization_id = $1', [w.org.organizationId])) as { n: number }[])[0].n;
 
 /** `/v1/status-pages` (docs/status-pages.md). */
 describe('status pages', () => {
@@ -64,7 +54,7 @@ describe('status pages', () => {
       created_at: page.attributes.created_at,
       updated_at: page.attributes.updated_at,
     });
-    assert.deepEqual((await outboxEvents(api, page.id)).map((e) => e.type), ['status_page.created']);
+    assert.deepEqual((await outboxEvents(w.api, page.id)).map((e) => e.type), ['status_page.created']);
   });
 
   test('every writable attribute is stored as given; the password is write-only; output-only ones are ignored', async () => {
@@ -109,9 +99,9 @@ describe('status pages', () => {
     );
     assert.deepEqual([a.service_ids, a.functionality_ids, a.external_domain_names], [[service.id], [functionality.id], ['status.acme.example']]);
     assert.deepEqual([a.cname_records, a.saml_idp_cert_fingerprint, a.saml_name_identifier_format], [null, null, 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent']);
-    const [row] = (await api.runtime.dataSource.query('SELECT w.authentication_password AS w, r.authentication_password AS r FROM status_pages w JOIN status_pages_read r USING (id) WHERE id = $1', [page.id])) as { w: string; r: string }[];
+    const [row] = (await w.api.runtime.dataSource.query('SELECT w.authentication_password AS w, r.authentication_password AS r FROM status_pages w JOIN status_pages_read r USING (id) WHERE id = $1', [page.id])) as { w: string; r: string }[];
     assert.deepEqual(row, { w: 's3cret', r: '********' }, 'only the write table holds the password');
-    assert.ok(!JSON.stringify(await outboxEvents(api, page.id)).includes('s3cret'));
+    assert.ok(!JSON.stringify(await outboxEvents(w.api, page.id)).includes('s3cret'));
 
     const got = await send('GET', `/v1/status-pages/${page.id}`);
     assert.deepEqual(got.body.data.attributes, a);
@@ -154,7 +144,7 @@ describe('status pages', () => {
     const missing = await send('POST', '/v1/status-pages', doc({ description: 'no title' }));
     assert.deepEqual([missing.status, pointers(missing)], [422, ['/data/attributes/title']]);
 
-    const foreign = await catalog('services', other.token);
+    const foreign = await catalog('services', w.other.token);
     const unknown = await send('POST', '/v1/status-pages', doc({ title: 'Bad', service_ids: [foreign.id], functionality_ids: ['00000000-0000-4000-8000-000000000000'] }));
     assert.deepEqual([unknown.status, pointers(unknown)], [422, ['/data/attributes/service_ids/0', '/data/attributes/functionality_ids/0']]);
     assert.match(unknown.body.errors[0].detail, /is not a service of this organization/);
@@ -182,11 +172,11 @@ describe('status pages', () => {
   test("another organization's page answers 404 on every route; the status_pages permission is checked", async () => {
     const page = await create({ title: unique('Private') });
     for (const [method, body] of [['GET'], ['PUT', doc({ title: 'x' })], ['DELETE']] as const) {
-      assert.equal((await send(method, `/v1/status-pages/${page.id}`, body, other.token)).status, 404, method);
+      assert.equal((await send(method, `/v1/status-pages/${page.id}`, body, w.other.token)).status, 404, method);
     }
-    assert.ok(!ids(await send('GET', '/v1/status-pages?page[size]=100', undefined, other.token)).includes(page.id));
+    assert.ok(!ids(await send('GET', '/v1/status-pages?page[size]=100', undefined, w.other.token)).includes(page.id));
     const roles = await send('GET', '/v1/roles?filter[system_role]=observer');
-    const observer = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: roles.body.data[0].id });
+    const observer = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: roles.body.data[0].id });
     assert.equal((await send('GET', `/v1/status-pages/${page.id}`, undefined, observer)).status, 200);
     const refused = await send('POST', '/v1/status-pages', doc({ title: 'x' }), observer);
     assert.deepEqual(errorCodes(refused), ['403/PERMISSION_DENIED/Forbidden']);
@@ -209,7 +199,7 @@ describe('status pages', () => {
       assert.equal((await send('GET', path)).status, 404, path);
     }
     for (const [id, type] of [[component.id, 'status_page_component'], [group.id, 'status_page_component_group'], [announcement.id, 'status_page_announcement']]) {
-      assert.equal((await outboxTypes(api, id)).at(-1), `${type}.deleted`);
+      assert.equal((await outboxTypes(w.api, id)).at(-1), `${type}.deleted`);
     }
   });
 });

@@ -1,18 +1,9 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 
-let api: TestApi;
-let org: TestOrganization;
-let other: TestOrganization;
-before(async () => {
-  api = await startTestApi();
-  org = await api.newOrganization();
-  other = await api.newOrganization();
-});
-after(() => api?.close());
-
-const send = (method: string, path: string, token = org.token, body?: unknown) => api.request(method, path, { token, body });
+const w = useApiWorld();
+const { send } = w;
 
 /** `GET /v1/statuses` (docs/status-pages.md, "Statuses"). */
 describe('statuses', () => {
@@ -42,11 +33,11 @@ describe('statuses', () => {
 
   test("read-only; another organization's statuses answer 404", async () => {
     const mine = (await send('GET', '/v1/statuses')).body.data[0];
-    assert.equal((await send('GET', `/v1/statuses/${mine.id}`, other.token)).status, 404);
-    const theirs = (await send('GET', '/v1/statuses', other.token)).body.data.map((d: { id: string }) => d.id);
+    assert.equal((await send('GET', `/v1/statuses/${mine.id}`, undefined, w.other.token)).status, 404);
+    const theirs = (await send('GET', '/v1/statuses', undefined, w.other.token)).body.data.map((d: { id: string }) => d.id);
     assert.equal(theirs.length, 5);
     assert.ok(!theirs.includes(mine.id));
-    assert.notEqual((await send('POST', '/v1/statuses', org.token, { data: { type: 'statuses', attributes: { name: 'x' } } })).status, 201);
+    assert.notEqual((await send('POST', '/v1/statuses', { data: { type: 'statuses', attributes: { name: 'x' } } })).status, 201);
     assert.notEqual((await send('DELETE', `/v1/statuses/${mine.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/statuses/${mine.id}`)).status, 200);
   });

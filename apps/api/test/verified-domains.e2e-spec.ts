@@ -1,35 +1,16 @@
-import { afterAll as after, afterEach, beforeAll as before, describe, jest, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { TXT_RESOLVER, type TxtResolver } from '@taproot/status-pages';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 import { created, errorCodes, ids, outboxTypes, pointers } from './support/json-api';
+import { useFakeTxtRecords } from './support/status-pages';
 
 const doc = (domain: unknown) => ({ data: { type: 'verified_domains', attributes: { domain } } });
 
 describe('verified domains: a DNS TXT challenge', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  let resolver: TxtResolver;
-  /** The TXT records the resolver answers, by name; any other name does not exist. */
-  let published: Record<string, string[][]> = {};
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-    resolver = api.app.get<symbol, TxtResolver>(TXT_RESOLVER, { strict: false });
-    jest.spyOn(resolver, 'resolveTxt').mockImplementation(async (name) => {
-      if (published[name]) return published[name];
-      throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-    });
-  });
-  afterEach(() => {
-    published = {};
-  });
-  after(() => api?.close());
-
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
+  const w = useApiWorld();
+  const { send } = w;
+  const published = useFakeTxtRecords(w);
   const fresh = () => `status-${randomUUID().slice(0, 8)}.example.com`;
 
   test('POST answers the record to publish, pending; verify finds it (verified), loses it (failing) and finds it again', async () => {
@@ -58,24 +39,24 @@ describe('verified domains: a DNS TXT challenge', () => {
     assert.equal(missing.status, 200, JSON.stringify(missing.body));
     assert.deepEqual([missing.body.data.attributes.verification_status, missing.body.data.attributes.check_failures_count, missing.body.data.attributes.verified_at], ['pending', 1, null]);
     assert.ok(missing.body.data.attributes.last_checked_at);
-    published[attributes.txt_host] = [['something-else'], ['another']];
+    published.set(attributes.txt_host, [['something-else'], ['another']]);
     assert.equal((await verify()).body.data.attributes.verification_status, 'pending', 'only the token counts');
 
     // DNS splits long strings: a record's strings are joined.
-    published[attributes.txt_host] = [['unrelated'], [attributes.txt_value.slice(0, 10), attributes.txt_value.slice(10)]];
+    published.set(attributes.txt_host, [['unrelated'], [attributes.txt_value.slice(0, 10), attributes.txt_value.slice(10)]]);
     const verified = (await verify()).body.data.attributes;
     assert.deepEqual([verified.verification_status, verified.check_failures_count], ['verified', 0]);
     assert.equal(verified.verified_at, verified.last_checked_at);
     assert.equal(verified.last_check_passed_at, verified.last_checked_at);
     assert.deepEqual((await send('GET', `/v1/verified_domains/${domain.id}`)).body.data.attributes, verified);
 
-    published = {};
+    published.clear();
     const failing = (await verify()).body.data.attributes;
     assert.deepEqual([failing.verification_status, failing.verified_at, failing.check_failures_count], ['failing', verified.verified_at, 1]);
-    published[attributes.txt_host] = [[attributes.txt_value]];
+    published.set(attributes.txt_host, [[attributes.txt_value]]);
     const again = (await verify()).body.data.attributes;
     assert.deepEqual([again.verification_status, again.verified_at], ['verified', verified.verified_at], 'the first verification time is kept');
-    assert.deepEqual(await outboxTypes(api, domain.id), ['verified_domain.created', ...Array(5).fill('verified_domain.updated')]);
+    assert.deepEqual(await outboxTypes(w.api, domain.id), ['verified_domain.created', ...Array(5).fill('verified_domain.updated')]);
   });
 
   test('the domain is a hostname (lower-cased, no scheme, port or path), once per organization: 422 naming domain otherwise', async () => {
@@ -92,7 +73,7 @@ describe('verified domains: a DNS TXT challenge', () => {
     created(await send('POST', '/v1/verified_domains', doc(name)));
     const twice = await send('POST', '/v1/verified_domains', doc(name.toUpperCase()));
     assert.deepEqual([twice.status, pointers(twice), errorCodes(twice)], [422, ['/data/attributes/domain'], ['422/DOMAIN_TAKEN/Invalid attribute']]);
-    const theirs = created(await send('POST', '/v1/verified_domains', doc(name), other.token));
+    const theirs = created(await send('POST', '/v1/verified_domains', doc(name), w.other.token));
     assert.equal(theirs.attributes.domain, name, 'another organization may claim the same domain');
 
     // Concurrent creates of one domain: one takes it, the others answer as the sequential case does.
@@ -105,7 +86,7 @@ describe('verified domains: a DNS TXT challenge', () => {
 
   test('is listed, deleted, and another organization’s domain answers 404 on every route', async () => {
     const mine = created(await send('POST', '/v1/verified_domains', doc(fresh())));
-    const theirs = created(await send('POST', '/v1/verified_domains', doc(fresh()), other.token));
+    const theirs = created(await send('POST', '/v1/verified_domains', doc(fresh()), w.other.token));
     assert.ok(ids(await send('GET', '/v1/verified_domains')).includes(mine.id));
     assert.ok(!ids(await send('GET', '/v1/verified_domains')).includes(theirs.id));
     for (const [method, path] of [
@@ -117,7 +98,7 @@ describe('verified domains: a DNS TXT challenge', () => {
       const res = await send(method, path);
       assert.equal(res.status, 404, `${method} ${path}: ${JSON.stringify(res.body)}`);
     }
-    assert.equal((await send('GET', `/v1/verified_domains/${theirs.id}`, undefined, other.token)).body.data.attributes.verification_status, 'pending');
+    assert.equal((await send('GET', `/v1/verified_domains/${theirs.id}`, undefined, w.other.token)).body.data.attributes.verification_status, 'pending');
     assert.deepEqual((await send('DELETE', `/v1/verified_domains/${mine.id}`)).body.data.id, mine.id);
     assert.equal((await send('GET', `/v1/verified_domains/${mine.id}`)).status, 404);
   });

@@ -1,28 +1,17 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
-import { created, errorCodes, ids, outboxEvents, unique } from './support/json-api';
-import { seedDelivery, type SeededDelivery } from './support/webhook-deliveries';
+import { useApiWorld } from './support/api-world';
+import { type Attributes, created, errorCodes, ids, outboxEvents, unique } from './support/json-api';
+import { newWebhookEndpoint, seedDelivery, type SeededDelivery } from './support/webhook-deliveries';
 
-type Attributes = Record<string, unknown>;
+const w = useApiWorld();
+const { send } = w;
 
-let api: TestApi;
-let org: TestOrganization;
-let other: TestOrganization;
-before(async () => {
-  api = await startTestApi();
-  org = await api.newOrganization();
-  other = await api.newOrganization();
-});
-after(() => api?.close());
-
-const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-const endpoint = async (token = org.token) =>
-  created(await send('POST', '/v1/webhooks/endpoints', { data: { type: 'webhooks_endpoints', attributes: { name: unique('Receiver'), url: 'https://receiver.example.test/in' } } }, token)).id as string;
+const endpoint = async (token?: string): Promise<string> => (await newWebhookEndpoint(w, {}, token)).id;
 
 /** A delivery of the organization's, as the dispatcher writes it. */
-const delivery = (organizationId: string, endpointId: string, d?: SeededDelivery) => seedDelivery(api, organizationId, endpointId, d);
+const delivery = (organizationId: string, endpointId: string, d?: SeededDelivery) => seedDelivery(w.api, organizationId, endpointId, d);
 
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
@@ -30,7 +19,7 @@ const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
 /** `/v1/webhooks/deliveries` and `/v1/webhooks/endpoints/{endpoint_id}/deliveries` (docs/webhooks.md, "Deliveries"). */
 describe('webhook deliveries', () => {
   test('listed newest first, across endpoints and under one, filtered by status, event type, endpoint, creation and delivery dates', async () => {
-    const own = await api.newOrganization();
+    const own = await w.api.newOrganization();
     const [a, b] = [await endpoint(own.token), await endpoint(own.token)];
     const old = await delivery(own.organizationId, a, { status: 'delivered', created_at: daysAgo(3), delivered_at: daysAgo(3), response_status: 200, error: null });
     const failed = await delivery(own.organizationId, a, { status: 'failed', created_at: daysAgo(2) });
@@ -57,7 +46,7 @@ describe('webhook deliveries', () => {
 
     const first = await list('?page[size]=2');
     assert.deepEqual(ids(first), [fresh, retrying]);
-    const next = await api.request('GET', first.body.links.next, { token: own.token });
+    const next = await w.api.request('GET', first.body.links.next, { token: own.token });
     assert.deepEqual(ids(next), [failed, old]);
     const byCursor = await list(`?page[size]=2&page[after]=${encodeURIComponent(first.body.meta.next_cursor)}`);
     assert.deepEqual(ids(byCursor), [failed, old]);
@@ -70,7 +59,7 @@ describe('webhook deliveries', () => {
   });
 
   test('a delivery answers every member, null when empty', async () => {
-    const id = await delivery(org.organizationId, await endpoint(), { status: 'pending', attempts: 0, error: null, response_status: null });
+    const id = await delivery(w.org.organizationId, await endpoint(), { status: 'pending', attempts: 0, error: null, response_status: null });
     const res = await send('GET', `/v1/webhooks/deliveries/${id}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const a = res.body.data.attributes as Attributes;
@@ -82,8 +71,8 @@ describe('webhook deliveries', () => {
 
   test('redelivering puts a delivery back in line, due now, keeping its attempts and last error; announced as webhooks_delivery.redelivered', async () => {
     const endpointId = await endpoint();
-    const id = await delivery(org.organizationId, endpointId, { status: 'failed', attempts: 7, error: 'answered 503', response_status: 503 });
-    await api.runtime.dataSource.query("UPDATE webhooks_deliveries SET leased_until = now() + interval '1 minute' WHERE id = $1", [id]);
+    const id = await delivery(w.org.organizationId, endpointId, { status: 'failed', attempts: 7, error: 'answered 503', response_status: 503 });
+    await w.api.runtime.dataSource.query("UPDATE webhooks_deliveries SET leased_until = now() + interval '1 minute' WHERE id = $1", [id]);
     const before = Date.now();
     const res = await send('POST', `/v1/webhooks/deliveries/${id}/deliver`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -91,16 +80,16 @@ describe('webhook deliveries', () => {
     assert.deepEqual([res.body.data.id, a.status, a.attempts, a.error, a.response_status], [id, 'pending', 7, 'answered 503', 503]);
     const due = Date.parse(String(a.next_attempt_at));
     assert.ok(due >= before - 1000 && due <= Date.now() + 1000, `due now: ${String(a.next_attempt_at)}`);
-    const [row] = await api.runtime.dataSource.query('SELECT leased_until FROM webhooks_deliveries WHERE id = $1', [id]);
+    const [row] = await w.api.runtime.dataSource.query('SELECT leased_until FROM webhooks_deliveries WHERE id = $1', [id]);
     assert.equal(row.leased_until, null, 'no lease: any dispatcher may take it');
     assert.deepEqual((await send('GET', `/v1/webhooks/deliveries/${id}`)).body.data, res.body.data);
-    const events = await outboxEvents(api, id);
+    const events = await outboxEvents(w.api, id);
     assert.deepEqual(events.map((e) => [e.type, e.payload.status]), [['webhooks_delivery.redelivered', 'pending']]);
   });
 
   test('a delivery of a disabled endpoint is not redelivered (422), and stays as it was', async () => {
     const endpointId = await endpoint();
-    const id = await delivery(org.organizationId, endpointId, { status: 'failed' });
+    const id = await delivery(w.org.organizationId, endpointId, { status: 'failed' });
     const off = await send('PUT', `/v1/webhooks/endpoints/${endpointId}`, { data: { type: 'webhooks_endpoints', attributes: { enabled: false } } });
     assert.equal(off.status, 200);
     const res = await send('POST', `/v1/webhooks/deliveries/${id}/deliver`);
@@ -110,8 +99,8 @@ describe('webhook deliveries', () => {
   });
 
   test("another organization's deliveries and endpoints answer 404 and are never listed; redelivering needs webhooks update", async () => {
-    const theirEndpoint = await endpoint(other.token);
-    const theirs = await delivery(other.organizationId, theirEndpoint);
+    const theirEndpoint = await endpoint(w.other.token);
+    const theirs = await delivery(w.other.organizationId, theirEndpoint);
     assert.deepEqual(errorCodes(await send('GET', `/v1/webhooks/deliveries/${theirs}`)), ['404/NOT_FOUND/Not found']);
     assert.deepEqual(errorCodes(await send('POST', `/v1/webhooks/deliveries/${theirs}/deliver`)), ['404/NOT_FOUND/Not found']);
     assert.deepEqual(errorCodes(await send('GET', `/v1/webhooks/endpoints/${theirEndpoint}/deliveries`)), ['404/NOT_FOUND/Not found']);
@@ -119,11 +108,11 @@ describe('webhook deliveries', () => {
     assert.equal((await send('POST', '/v1/webhooks/deliveries/not-an-id/deliver')).status, 404);
     assert.ok(!ids(await send('GET', '/v1/webhooks/deliveries?page[size]=100')).includes(theirs));
     assert.ok(!ids(await send('GET', `/v1/webhooks/deliveries?filter[endpoint_id]=${theirEndpoint}`)).includes(theirs));
-    assert.equal((await send('GET', `/v1/webhooks/deliveries/${theirs}`, undefined, other.token)).body.data.attributes.status, 'failed', 'untouched');
+    assert.equal((await send('GET', `/v1/webhooks/deliveries/${theirs}`, undefined, w.other.token)).body.data.attributes.status, 'failed', 'untouched');
 
     const role = created(await send('POST', '/v1/roles', { data: { type: 'roles', attributes: { name: unique('Webhook reader'), webhooks_permissions: ['read'] } } }));
-    const reader = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: role.id });
-    const mine = await delivery(org.organizationId, await endpoint());
+    const reader = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: role.id });
+    const mine = await delivery(w.org.organizationId, await endpoint());
     assert.equal((await send('GET', `/v1/webhooks/deliveries/${mine}`, undefined, reader)).status, 200);
     assert.deepEqual(errorCodes(await send('POST', `/v1/webhooks/deliveries/${mine}/deliver`, undefined, reader)), ['403/PERMISSION_DENIED/Forbidden']);
   });

@@ -1,26 +1,18 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { hasEventContract } from '@taproot/messaging';
-import { eventually, startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
-import { created, errorCodes, outboxEvents, pointers, unique } from './support/json-api';
-
-type Attributes = Record<string, unknown>;
+import { eventually, type TestResponse } from '../src/testing';
+import { useApiWorld } from './support/api-world';
+import { type Attributes, created, errorCodes, outboxEvents, pointers, unique } from './support/json-api';
+import { newWebhookEndpoint } from './support/webhook-deliveries';
 
 const doc = (attributes: Attributes) => ({ data: { type: 'webhooks_endpoints', attributes } });
 const RECEIVER = 'https://receiver.example.test/hooks';
 
-let api: TestApi;
-let org: TestOrganization;
-let other: TestOrganization;
-before(async () => {
-  api = await startTestApi();
-  org = await api.newOrganization();
-  other = await api.newOrganization();
-});
-after(() => api?.close());
+const w = useApiWorld();
+const { send } = w;
 
-const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-const create = async (attributes: Attributes, token = org.token) => created(await send('POST', '/v1/webhooks/endpoints', doc({ name: unique('Receiver'), url: RECEIVER, ...attributes }), token)) as { id: string; attributes: Attributes };
+const create = (attributes: Attributes, token?: string) => newWebhookEndpoint(w, { url: RECEIVER, ...attributes }, token);
 const secret = async (name: string, value = 's3cr3t') => created(await send('POST', '/v1/secrets', { data: { type: 'secrets', attributes: { name, secret: value } } })).id as string;
 const count = async () => (await send('GET', '/v1/webhooks/endpoints?page[size]=100')).body.meta.total_count as number;
 
@@ -63,7 +55,7 @@ describe('webhook endpoints', () => {
   test('the secret never reaches an event or the audit log', async () => {
     const { id, attributes } = await create({});
     await send('PUT', `/v1/webhooks/endpoints/${id}`, doc({ enabled: false }));
-    const events = await outboxEvents(api, id);
+    const events = await outboxEvents(w.api, id);
     assert.deepEqual(events.map((e) => e.type), ['webhooks_endpoint.created', 'webhooks_endpoint.updated']);
     for (const event of events) {
       assert.equal(event.payload.secret, '********');
@@ -149,7 +141,7 @@ describe('webhook endpoints', () => {
 
     // Another organization's secret of the same name is not this organization's.
     const theirs = `THEIRS_${Date.now()}`;
-    created(await send('POST', '/v1/secrets', { data: { type: 'secrets', attributes: { name: theirs, secret: 'x' } } }, other.token));
+    created(await send('POST', '/v1/secrets', { data: { type: 'secrets', attributes: { name: theirs, secret: 'x' } } }, w.other.token));
     await refused([{ name: 'Authorization', value: `{{ secrets.${theirs} }}` }], ['/data/attributes/custom_headers/0/value']);
 
     const updated = await send('PUT', `/v1/webhooks/endpoints/${id}`, doc({ custom_headers: [{ name: 'Host', value: 'evil' }] }));
@@ -161,7 +153,7 @@ describe('webhook endpoints', () => {
     const failing = async () => {
       const { id } = await create({});
       const since = '2026-01-01T00:00:00.000Z';
-      for (const table of ['webhooks_endpoints', 'webhooks_endpoints_read']) await api.runtime.dataSource.query(`UPDATE ${table} SET failing_since = $2, enabled = false WHERE id = $1`, [id, since]);
+      for (const table of ['webhooks_endpoints', 'webhooks_endpoints_read']) await w.api.runtime.dataSource.query(`UPDATE ${table} SET failing_since = $2, enabled = false WHERE id = $1`, [id, since]);
       return { id, since };
     };
     const put = (id: string, attributes: Attributes) => send('PUT', `/v1/webhooks/endpoints/${id}`, doc(attributes));
@@ -176,14 +168,14 @@ describe('webhook endpoints', () => {
   });
 
   test("another organization's endpoints answer 404 and are not listed; the webhooks permission is checked", async () => {
-    const { id } = await create({}, other.token);
+    const { id } = await create({}, w.other.token);
     assert.equal((await send('GET', `/v1/webhooks/endpoints/${id}`)).status, 404);
     assert.equal((await send('PUT', `/v1/webhooks/endpoints/${id}`, doc({ name: 'Mine' }))).status, 404);
     assert.equal((await send('DELETE', `/v1/webhooks/endpoints/${id}`)).status, 404);
     assert.ok(!(await send('GET', '/v1/webhooks/endpoints?page[size]=100')).body.data.some((d: { id: string }) => d.id === id));
 
     const role = created(await send('POST', '/v1/roles', { data: { type: 'roles', attributes: { name: unique('Webhook reader'), webhooks_permissions: ['read'] } } }));
-    const reader = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: role.id });
+    const reader = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: role.id });
     assert.equal((await send('GET', '/v1/webhooks/endpoints', undefined, reader)).status, 200);
     const denied = await send('POST', '/v1/webhooks/endpoints', doc({ name: 'Nope', url: RECEIVER }), reader);
     assert.deepEqual(errorCodes(denied), ['403/PERMISSION_DENIED/Forbidden']);

@@ -3,6 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@taproot/messaging';
 import type { TestApi, TestOrganization, TestResponse } from '../../src/testing';
 
+export type Attributes = Record<string, unknown>;
+/** A request document of one resource. */
+export const doc = (type: string, attributes: Attributes) => ({ data: { type, attributes } });
+
 /** Reading the answers of the e2e specs: names made unique, list ids, error pointers and codes. */
 export const unique = (name: string) => `${name} ${randomUUID().slice(0, 8)}`;
 export const ids = (res: TestResponse): string[] => res.body.data.map((d: { id: string }) => d.id);

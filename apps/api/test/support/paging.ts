@@ -2,11 +2,9 @@ import { afterAll, beforeAll, beforeEach } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { PagingEngine } from '@taproot/alerting';
 import { SmtpSink } from '@taproot/alerting/testing';
-import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../../src/testing';
-import { created, unique } from './json-api';
+import { startApiWorld, type ApiWorld } from './api-world';
+import { created, doc, unique } from './json-api';
 
-type Attributes = Record<string, unknown>;
-export const doc = (type: string, attributes: Attributes) => ({ data: { type, attributes } });
 export const MINUTE = 60_000;
 
 /** A user of the organization with a sign-in e-mail of its own (paged by e-mail when it has no rules). */
@@ -19,19 +17,15 @@ export interface PagedUser {
  * The API with the paging engine driven by the test (PAGING_POLL_MS=0, an injected clock, `tick()`)
  * and a real SMTP server receiving what it mails; two organizations, `org` the one acting.
  */
-export interface PagingWorld {
-  api: TestApi;
-  org: TestOrganization;
-  other: TestOrganization;
+export interface PagingWorld extends ApiWorld {
   engine: PagingEngine;
   smtp: SmtpSink;
-  send(method: string, path: string, body?: unknown, token?: string): Promise<TestResponse>;
   /** The injected clock's instant. */
   now(): Date;
   /** Moves the clock by `ms` and runs one pass of the engine. */
   advance(ms: number): Promise<unknown>;
   mailsTo(address: string): SmtpSink['messages'];
-  userWithEmail(organization?: TestOrganization): Promise<PagedUser>;
+  userWithEmail(organization?: ApiWorld['org']): Promise<PagedUser>;
   /** A policy whose default path has one level per user list, each `delay` minutes (5) before the next. */
   policyOf(levels: { users: number[]; delay?: number }[], token?: string): Promise<string>;
   /** The path of the one-click acknowledge link in a notification's text. */
@@ -42,17 +36,13 @@ export interface PagingWorld {
 export async function startPagingWorld(smtpOptions: ConstructorParameters<typeof SmtpSink>[0] = {}): Promise<PagingWorld> {
   const smtp = new SmtpSink(smtpOptions);
   let now = Date.parse('2026-11-25T12:00:00.000Z');
-  const api = await startTestApi({ clock: { now: () => new Date(now) }, env: { PAGING_POLL_MS: '0', SMTP_URL: await smtp.start() } });
+  const base = await startApiWorld({ clock: { now: () => new Date(now) }, env: { PAGING_POLL_MS: '0', SMTP_URL: await smtp.start() } });
+  const { api, org, send } = base;
   const engine = api.app.get(PagingEngine);
-  const [org, other] = [await api.newOrganization(), await api.newOrganization()];
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
   const world: PagingWorld = {
-    api,
-    org,
-    other,
+    ...base,
     engine,
     smtp,
-    send,
     now: () => new Date(now),
     advance: async (ms) => {
       now += ms;

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { TestApi } from '../../src/testing';
+import type { TestApi, TestResponse } from '../../src/testing';
+import type { ApiWorld } from './api-world';
+import { unique, type Attributes } from './json-api';
+
+/** A webhook endpoint of the organization (`org`'s unless another token is given), posting to a receiver that is never called. */
+export const newWebhookEndpoint = (w: ApiWorld, attributes: Attributes = {}, token?: string): Promise<TestResponse['body']> =>
+  w.create('/v1/webhooks/endpoints', 'webhooks_endpoints', { name: unique('Receiver'), url: 'https://receiver.example.test/in', ...attributes }, token);
 
 /** What a seeded delivery differs in; the rest is a delivery the dispatcher gave up on after 3 attempts. */
 export interface SeededDelivery {
