@@ -25,6 +25,11 @@ describe('on-calls of escalation policies', () => {
   after(() => api?.close());
 
   const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
+  const fourUsers = async () => {
+    const users: number[] = [];
+    for (let i = 0; i < 4; i++) users.push(await api.addUser(org.organizationId, { roleKind: 'user' }));
+    return users;
+  };
   const oncalls = async (query: string, token = org.token) => {
     const res = await send('GET', `/v1/oncalls?${query}`, undefined, token);
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -32,12 +37,7 @@ describe('on-calls of escalation policies', () => {
   };
 
   test("a schedule level lists whoever is on call in the window, a user level its user, a team level the team's members", async () => {
-    const [alice, bob, carol, dave] = [
-      await api.addUser(org.organizationId, { roleKind: 'user' }),
-      await api.addUser(org.organizationId, { roleKind: 'user' }),
-      await api.addUser(org.organizationId, { roleKind: 'user' }),
-      await api.addUser(org.organizationId, { roleKind: 'user' }),
-    ];
+    const [alice, bob, carol, dave] = await fourUsers();
     const { scheduleId } = await weeklySchedule(api, org.token, { members: [alice, bob], owner: alice });
     const team = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Team'), user_ids: [dave] }))).id as string;
     const policy = created(await send('POST', '/v1/escalation_policies', doc('escalation_policies', { name: unique('Primary') }))).id as string;
@@ -71,12 +71,7 @@ describe('on-calls of escalation policies', () => {
   });
 
   test("filter[schedule_ids], [group_ids] and [service_ids]; a deferral path's levels list no one; filter[notification_types] answers audible paths first", async () => {
-    const [alice, bob, carol, dave] = [
-      await api.addUser(org.organizationId, { roleKind: 'user' }),
-      await api.addUser(org.organizationId, { roleKind: 'user' }),
-      await api.addUser(org.organizationId, { roleKind: 'user' }),
-      await api.addUser(org.organizationId, { roleKind: 'user' }),
-    ];
+    const [alice, bob, carol, dave] = await fourUsers();
     const { scheduleId } = await weeklySchedule(api, org.token, { members: [alice, bob], owner: alice });
     const team = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Team') }))).id as string;
     const service = created(await send('POST', '/v1/services', doc('services', { name: unique('Checkout') }))).id as string;
