@@ -184,6 +184,24 @@ describe('paging', () => {
     assert.equal(mailsTo(alice.email).length, 2, 'paged again after the snooze');
   });
 
+  test("snoozing an acknowledged alert extends its acknowledgement: the urgency's re-trigger waits for the snooze's end", async () => {
+    const alice = await userWithEmail();
+    const urgency = created(await send('POST', '/v1/alert_urgencies', doc('alert_urgencies', { name: unique('High'), description: 'wake people', retrigger_timeout_minutes: 30 }))).id as string;
+    const alert = await alertTo('EscalationPolicy', await policyOf([{ users: [alice.id] }]), { alert_urgency_id: urgency });
+    await engine.tick();
+    assert.equal((await send('POST', `/v1/alerts/${alert.id}/acknowledge`)).status, 200);
+    await advance(10 * MINUTE);
+    assert.equal((await send('POST', `/v1/alerts/${alert.id}/snooze`, doc('alerts', { delay_minutes: 60 }))).status, 200);
+    const status = async () => (await send('GET', `/v1/alerts/${alert.id}`)).body.data.attributes.status;
+    await advance(30 * MINUTE);
+    assert.equal(await status(), 'deferred', 'the acknowledgement timeout (30 minutes) passed without re-triggering');
+    assert.equal(mailsTo(alice.email).length, 1);
+    await advance(30 * MINUTE);
+    assert.equal(await status(), 'triggered', 'the snooze ended');
+    await engine.tick();
+    assert.equal(mailsTo(alice.email).length, 2);
+  });
+
   test("an acknowledged alert nobody resolves is triggered again after its urgency's retrigger_timeout_minutes", async () => {
     const alice = await userWithEmail();
     const urgency = created(await send('POST', '/v1/alert_urgencies', doc('alert_urgencies', { name: unique('High'), description: 'wake people', retrigger_timeout_minutes: 30 }))).id as string;
