@@ -4,9 +4,10 @@
  *      the exact bytes and headers the api answered, CONNECTIONS connections each, in
  *      BENCH_STATUS_PAGE_ROUNDS alternating pairs, ratio of the medians (>= 0.6). Plain GETs without
  *      If-None-Match: every request is served the whole page, none a 304. "Cache warm": each load
- *      follows its warm-up (connections, pool, JIT); the page itself has no cache to warm, every
- *      request reads it from the read models. Beside them, to show where the time goes: the api's
- *      /healthz (its Fastify, no Nest, no reads) and the page's JSON (the same reads and limiter, no HTML).
+ *      follows its warm-up (connections, pool, JIT), which also leaves the page's answer in the
+ *      api's memory (docs/status-pages.md, Served from memory). Beside them, to show where the
+ *      time goes: the api's /healthz (its Fastify, no Nest, no reads) and the page's JSON (kept in
+ *      memory the same way, with the same limiter).
  *   2. BENCH_STATUS_PAGE_UPDATES times, one after another: POST a status page event through the
  *      API and poll GET /status/{slug} every POLL_MS (If-None-Match: unchanged pages answer 304)
  *      from the moment the POST is sent until the update's text is on the page; p50/p99/max (< 1 s).

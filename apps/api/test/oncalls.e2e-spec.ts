@@ -110,6 +110,14 @@ describe('on-calls of escalation policies', () => {
       assert.deepEqual([...new Set(body.data.map((d) => d.attributes.escalation_policy_id))], [quiet], filter);
     }
     assert.deepEqual((await oncalls(`since=${since}&filter[group_ids]=${team}`, other.token)).data, [], "another organization's filter on this organization's team matches nothing");
+    // time_zone writes the same entries' times with its offset; the ids stay those of the instants.
+    const zoned = await oncalls(`${both}&time_zone=Asia/Kolkata`);
+    assert.deepEqual(zoned.data.map((d) => d.id), all.data.map((d) => d.id));
+    assert.ok(zoned.data.every((d) => String(d.attributes.starts_at).endsWith('+05:30') && String(d.attributes.ends_at).endsWith('+05:30')), JSON.stringify(zoned.data[0]));
+    assert.deepEqual(
+      zoned.data.map((d) => [Date.parse(String(d.attributes.starts_at)), Date.parse(String(d.attributes.ends_at))]),
+      all.data.map((d) => [Date.parse(String(d.attributes.starts_at)), Date.parse(String(d.attributes.ends_at))]),
+    );
   });
 
   test('bad parameters are a 400 naming the parameter', async () => {

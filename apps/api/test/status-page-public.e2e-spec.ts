@@ -1,11 +1,9 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { TestResponse } from '../src/testing';
 import { useApiWorld } from './support/api-world';
 import { type Attributes, unique } from './support/json-api';
-import { newStatusPage, useFakeTxtRecords } from './support/status-pages';
+import { getOnHost, newStatusPage, useFakeTxtRecords } from './support/status-pages';
 
 const HOUR = 3_600_000;
 const at = (offset: number) => new Date(Date.now() + offset).toISOString();
@@ -51,17 +49,7 @@ describe('the public status page (HTML, JSON, Atom)', () => {
   const component = async (page: string, attributes: Attributes) => send('POST', `/v1/status-pages/${page}/components`, { data: { type: 'status_page_components', attributes } });
   const get = (path: string, headers: Record<string, string> = {}) => w.api.request('GET', path, { headers });
 
-  /** A GET with its own Host header (fetch keeps the connection's). */
-  const onHost = (host: string, path = '/'): Promise<TestResponse> =>
-    new Promise((resolve, reject) => {
-      const { port } = new URL(w.api.url);
-      const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: new Headers(res.headers as Record<string, string>), body: text }));
-      });
-      req.on('error', reject).end();
-    });
+  const onHost = (host: string, path = '/') => getOnHost(w.api, host, path);
 
   /** A page with a group, a grouped and an ungrouped component, an incident with two updates, a maintenance and an announcement. */
   async function furnishedPage() {

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, jest } from '@jest/globals';
+import { request as httpRequest } from 'node:http';
 import { TXT_RESOLVER, type TxtResolver } from '@taproot/status-pages';
-import type { TestResponse } from '../../src/testing';
+import type { TestApi, TestResponse } from '../../src/testing';
 import type { ApiWorld } from './api-world';
 import { unique, type Attributes } from './json-api';
 
@@ -25,3 +26,15 @@ export function useFakeTxtRecords(w: ApiWorld): Map<string, string[][]> {
   afterEach(() => records.clear());
   return records;
 }
+
+/** A GET with a Host header of its own (fetch keeps the connection's): a custom domain's request. */
+export const getOnHost = (api: TestApi, host: string, path = '/'): Promise<TestResponse> =>
+  new Promise((resolve, reject) => {
+    const { port } = new URL(api.url);
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: new Headers(res.headers as Record<string, string>), body: text }));
+    });
+    req.on('error', reject).end();
+  });

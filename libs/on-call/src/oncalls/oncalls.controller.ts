@@ -10,7 +10,7 @@ import { groupBy } from '../shared/group-by';
 import { instantParameter, listParameter, timeZoneParameter } from '../shared/query-parameters';
 import { teamMembersOf } from '../shared/team-members';
 import { ShiftReader } from '../shifts/shift-reader';
-import { oncallsOf, type LevelOfOncalls, type Oncall, type PathOfOncalls, type PolicyOfOncalls } from './oncalls';
+import { answeredIn, oncallsOf, type LevelOfOncalls, type Oncall, type PathOfOncalls, type PolicyOfOncalls } from './oncalls';
 
 const INCLUDES = ['user', 'schedule', 'escalation_policy'] as const;
 const NOTIFICATION_TYPES = ['audible', 'quiet'];
@@ -38,7 +38,7 @@ export class OncallsController {
     const until = instantParameter('until', query.until) ?? since;
     if (until < since) throw JsonApiError.badParameter('until', 'until must not be before since');
     if (until.getTime() - since.getTime() > 366 * 86_400_000) throw JsonApiError.badParameter('until', 'since and until may be at most 366 days apart');
-    timeZoneParameter('time_zone', query.time_zone);
+    const zone = timeZoneParameter('time_zone', query.time_zone);
     const include = (typeof query.include === 'string' ? query.include.split(',') : []).map((v) => v.trim()).filter(Boolean);
     const unknown = include.find((name) => !(INCLUDES as readonly string[]).includes(name));
     if (unknown) throw JsonApiError.badParameter('include', `Unknown relationship '${unknown}' in include; known: ${INCLUDES.join(', ')}`);
@@ -86,14 +86,15 @@ export class OncallsController {
     if (userIds) entries = entries.filter((e) => userIds.includes(String(e.user_id)));
     if (schedules) entries = entries.filter((e) => e.schedule_id !== null && schedules.includes(e.schedule_id));
     if (types) entries = entries.filter((e) => e.notification_type !== null && types.includes(e.notification_type));
-    return this.document(org, entries, include);
+    return this.document(org, entries, include, zone);
   }
 
-  private async document(organizationId: string, entries: Oncall[], include: string[]) {
+  private async document(organizationId: string, entries: Oncall[], include: string[], zone: string | undefined) {
     const data: ResourceObject[] = entries.map((o) => ({
+      // The id is of the instants, whatever zone they are written in.
       id: oncallId(o),
       type: 'on_call_resources',
-      attributes: { ...o },
+      attributes: { ...answeredIn(o, zone) },
       relationships: {
         user: { data: { id: String(o.user_id), type: 'users' } },
         schedule: { data: o.schedule_id ? { id: o.schedule_id, type: 'schedules' } : null },

@@ -1,6 +1,6 @@
 import { expect, test } from '@jest/globals';
 import type { Shift } from '../schedules/engine';
-import { oncallsOf, type LevelOfOncalls, type OncallSources } from './oncalls';
+import { answeredIn, oncallsOf, type LevelOfOncalls, type OncallSources } from './oncalls';
 
 const window = { from: '2026-12-01T00:00:00.000Z', to: '2026-12-02T00:00:00.000Z' };
 const shift = (user_id: number, starts_at: string, ends_at: string, extra: Partial<Shift> = {}): Shift => ({
@@ -72,4 +72,12 @@ test('audibleFirst (filter[notification_types] given) puts audible paths before 
     ['audible', 6],
     ['quiet', 5],
   ]);
+});
+
+test('answeredIn writes the same instants with the time zone asked for (DST included); none asked, UTC as computed', () => {
+  const [entry] = oncallsOf([level(1, [{ id: '5', type: 'user' }])], sources, { from: '2026-07-01T12:00:00.000Z', to: '2026-12-01T12:00:00.000Z' });
+  expect(answeredIn(entry, undefined)).toBe(entry);
+  const local = answeredIn(entry, 'America/New_York');
+  expect([local.starts_at, local.ends_at]).toEqual(['2026-07-01T08:00:00.000-04:00', '2026-12-01T07:00:00.000-05:00']);
+  expect([Date.parse(local.starts_at), Date.parse(local.ends_at)]).toEqual([Date.parse(entry.starts_at), Date.parse(entry.ends_at)]);
 });

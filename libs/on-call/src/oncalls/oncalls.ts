@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { Shift } from '../schedules/engine';
 
 /** What `/v1/oncalls` needs of a policy, its paths and levels (their read models). */
@@ -43,6 +44,13 @@ export interface OncallSources {
   scheduleNames: ReadonlyMap<string, string>;
   /** The members of each team a level targets. */
   teamMembers: ReadonlyMap<string, readonly number[]>;
+}
+
+/** An entry's times as the reference's `time_zone` asks ("for response times"): the same instants, written with that zone's offset. */
+export function answeredIn(entry: Oncall, zone: string | undefined): Oncall {
+  if (!zone) return entry;
+  const local = (iso: string) => DateTime.fromISO(iso, { zone: 'utc' }).setZone(zone).toISO()!;
+  return { ...entry, starts_at: local(entry.starts_at), ends_at: local(entry.ends_at) };
 }
 
 /** How `/v1/oncalls` answers: only who is on call first at each level (`earliest`); audible paths first (`audibleFirst`, with filter[notification_types]). */

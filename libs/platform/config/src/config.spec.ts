@@ -100,6 +100,11 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ SHIFT_CACHE_TTL_MS: '0' }).shiftCacheTtlMs, 0);
   });
 
+  test('serves public status pages from memory for 500 ms unless STATUS_PAGE_CACHE_TTL_MS says otherwise (0: never)', () => {
+    assert.equal(loadConfig({}).statusPageCacheTtlMs, 500);
+    assert.equal(loadConfig({ STATUS_PAGE_CACHE_TTL_MS: '0' }).statusPageCacheTtlMs, 0);
+  });
+
   test('paging channels: none without SMTP_URL or Twilio credentials; SMTP_FROM and TWILIO_API_URL have defaults', () => {
     const none = loadConfig({});
     assert.equal(none.smtpUrl, null);

@@ -40,6 +40,12 @@ export interface TaprootConfig {
    */
   shiftCacheTtlMs: number;
   /**
+   * How long a public status page's rendered answers are served from memory
+   * (`STATUS_PAGE_CACHE_TTL_MS`): a change committed through this process drops them at once, one
+   * made through another replica shows within this bound. 0: every request reads the page.
+   */
+  statusPageCacheTtlMs: number;
+  /**
    * How often the paging engine looks for due escalation steps and notifications when no alert
    * change wakes it (`PAGING_POLL_MS`): the bound on how late a timer fires. 0: never on its own
    * (tests run its passes themselves).
@@ -151,6 +157,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     oauthJwksUrl: v.OAUTH_JWKS_URL ?? null,
     authIssuer: (v.AUTH_ISSUER ?? `http://${host}:${authPort}`).replace(/\/+$/, ''),
     oauthKeyEncryptionKey: v.OAUTH_KEY_ENCRYPTION_KEY ?? 'taproot-development-key-encryption-key-v1',
+    statusPageCacheTtlMs: int(v.STATUS_PAGE_CACHE_TTL_MS, 500),
     keyEncryptionKeyIsDefault: !v.OAUTH_KEY_ENCRYPTION_KEY,
     oauthSigningKey: v.OAUTH_SIGNING_KEY ? (JSON.parse(v.OAUTH_SIGNING_KEY) as Record<string, unknown>) : null,
     oauthRefreshGraceSeconds: int(v.OAUTH_REFRESH_GRACE_SECONDS, 60),

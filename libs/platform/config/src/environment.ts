@@ -79,6 +79,7 @@ export class Environment {
   @Integer(10, 60000) RELAY_POLL_MS?: string;
   @Integer(0, 60000) AUTH_CACHE_TTL_MS?: string;
   @Integer(0, 600000) SHIFT_CACHE_TTL_MS?: string;
+  @Integer(0, 600000) STATUS_PAGE_CACHE_TTL_MS?: string;
   @Integer(0, 60000) PAGING_POLL_MS?: string;
   @Integer(1, 10_000_000) RATE_LIMIT_READS_PER_MINUTE?: string;
   @Integer(1, 10_000_000) RATE_LIMIT_WRITES_PER_MINUTE?: string;

@@ -25,6 +25,20 @@ describe('CommitCache', () => {
     assert.equal(cache.get('a', 1), undefined);
   });
 
+  test('a value read before a clear is not kept: set with a mark taken before it keeps nothing', () => {
+    const cache = new CommitCache<string>({ ttlMs: 1000, invalidatedBy: /^x\./ });
+    const before = cache.mark();
+    cache.committed([event('y.updated')]);
+    cache.set('a', 'A', 0, Infinity, before);
+    assert.equal(cache.get('a', 1), 'A', 'no clear in between');
+    const stale = cache.mark();
+    cache.committed([event('x.updated')]);
+    cache.set('b', 'B', 0, Infinity, stale);
+    assert.equal(cache.get('b', 1), undefined);
+    cache.set('b', 'B', 0, Infinity, cache.mark());
+    assert.equal(cache.get('b', 1), 'B');
+  });
+
   test('ttl 0 keeps nothing; at maxEntries the oldest entry goes', () => {
     const off = new CommitCache<string>({ ttlMs: 0, invalidatedBy: /^x\./ });
     off.set('a', 'A', 0);

@@ -18,6 +18,8 @@ export interface CommitCacheOptions {
  */
 export class CommitCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
+  /** Counts the clears: a value read before one may predate the change that caused it. */
+  private generation = 0;
 
   constructor(
     private readonly options: CommitCacheOptions,
@@ -39,14 +41,27 @@ export class CommitCache<V> {
     return undefined;
   }
 
-  /** Keeps `value` from `now` for the cache's ttl, and never past `until` (an expiry of the value itself). */
-  set(key: string, value: V, now: number, until = Infinity): void {
-    if (!this.enabled) return;
+  /**
+   * Taken before reading what will be kept: `set` with it keeps nothing if a clear came in
+   * between, since the read may have seen the state before the commit that cleared.
+   */
+  mark(): number {
+    return this.generation;
+  }
+
+  /**
+   * Keeps `value` from `now` for the cache's ttl, and never past `until` (an expiry of the value
+   * itself); nothing if the cache was cleared since `mark` (see `mark()`).
+   */
+  set(key: string, value: V, now: number, until = Infinity, mark = this.generation): void {
+    if (!this.enabled || mark !== this.generation) return;
     if (this.entries.size >= (this.options.maxEntries ?? 10_000)) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, until: Math.min(now + this.options.ttlMs, until) });
   }
 
   committed(events: readonly DomainEvent[]): void {
-    if (events.some((e) => this.options.invalidatedBy.test(e.type))) this.entries.clear();
+    if (!events.some((e) => this.options.invalidatedBy.test(e.type))) return;
+    this.entries.clear();
+    this.generation++;
   }
 }

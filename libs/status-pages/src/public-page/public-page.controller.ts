@@ -1,50 +1,27 @@
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { Public } from '@taproot/auth';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
-import { createHash } from 'node:crypto';
 import { html } from '@taproot/runtime';
+import { contentHeaders, hostAddress, hostName, MEDIA_TYPES, pageAnswer, PublicPageCache, sendAnswer, slugAddress } from './public-page.cache';
 import { pageAtom, pageJson } from './public-page.formats';
 import { pageHtml, type PageAddress } from './public-page.html';
 import { PublicPageReader, type PageLookup, type PublicPage } from './public-page.reader';
 
-interface PageRequest {
+export interface PageRequest {
   headers: Record<string, string | string[] | undefined>;
   protocol: string;
 }
-interface PageReply {
+export interface PageReply {
   status(code: number): PageReply;
   header(name: string, value: string): PageReply;
-  send(body?: string): unknown;
+  send(body?: string | Buffer): unknown;
 }
 
-type Format = 'html' | 'json' | 'atom';
-const MEDIA_TYPES: Record<Format, string> = {
-  html: 'text/html; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-  atom: 'application/atom+xml; charset=utf-8',
-};
-/** Styles only, inline: nothing the page shows can load or run anything, should escaping ever fail. */
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+export type Format = 'html' | 'json' | 'atom';
 
 const NOT_FOUND = 'There is no status page at this address.';
 const SIGN_IN =
   'This status page is private: it is shown to people who sign in. Signing in to status pages is not available yet, so it cannot be shown.';
-
-/** The Host header's name, lower-cased, without port or final dot; null for an IP literal in brackets. */
-function hostName(request: PageRequest): string | null {
-  const host = request.headers.host;
-  if (typeof host !== 'string' || host.startsWith('[')) return null;
-  return host.split(':')[0].toLowerCase().replace(/\.$/, '') || null;
-}
-
-/** Strong validators compare equal; `If-None-Match` takes a list, weak forms and `*` (RFC 9110, 13.1.2). */
-function matches(header: string | string[] | undefined, etag: string): boolean {
-  if (typeof header !== 'string') return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === etag;
-  });
-}
 
 /**
  * The public status page (docs/status-pages.md, Public page): `/status/{slug}` as HTML,
@@ -59,6 +36,7 @@ export class PublicPageController {
 
   constructor(
     private readonly reader: PublicPageReader,
+    private readonly cache: PublicPageCache,
     @Inject(TAPROOT_CONFIG) config: TaprootConfig,
   ) {
     this.publicUrl = config.publicUrl;
@@ -95,29 +73,25 @@ export class PublicPageController {
   }
 
   private async bySlug(slug: string, format: Format, request: PageRequest, reply: PageReply): Promise<void> {
-    const base = `/status/${encodeURIComponent(slug)}`;
-    await this.answer(await this.reader.bySlug(slug), { base, url: `${this.publicUrl}${base}` }, format, request, reply);
+    const mark = this.cache.mark();
+    await this.answer(await this.reader.bySlug(slug), slugAddress(this.publicUrl, slug), format, request, reply, mark);
   }
 
   private async byHost(format: Format, request: PageRequest, reply: PageReply): Promise<void> {
     const host = hostName(request);
+    const mark = this.cache.mark();
     const lookup: PageLookup = host ? await this.reader.byHost(host) : { kind: 'missing' };
-    await this.answer(lookup, { base: '', url: `${request.protocol}://${host}/` }, format, request, reply);
+    await this.answer(lookup, hostAddress(request, host), format, request, reply, mark);
   }
 
-  private async answer(lookup: PageLookup, address: PageAddress, format: Format, request: PageRequest, reply: PageReply): Promise<void> {
+  /** `mark`: the cache's, taken before the page was read (PublicPageCache.keep). */
+  private async answer(lookup: PageLookup, address: PageAddress, format: Format, request: PageRequest, reply: PageReply, mark: number): Promise<void> {
     if (lookup.kind === 'missing') return this.refuse(reply, format, 404, 'Not found', NOT_FOUND);
     // No WWW-Authenticate: no scheme it could name works until the sign-in is served.
     if (lookup.kind === 'sign-in') return this.refuse(reply, format, 401, 'Sign-in required', SIGN_IN);
-    const body = await this.render(lookup.page, address, format);
-    const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
-    reply.header('cache-control', 'public, max-age=30').header('etag', etag);
-    if (!lookup.page.indexable) reply.header('x-robots-tag', 'noindex');
-    if (matches(request.headers['if-none-match'], etag)) {
-      reply.status(304).send();
-      return;
-    }
-    this.send(reply, 200, MEDIA_TYPES[format], body);
+    const answer = pageAnswer(format, await this.render(lookup.page, address, format), lookup.page.indexable, 'public, max-age=30');
+    this.cache.keep(format, address, lookup.page, answer, mark);
+    sendAnswer(answer, request, reply);
   }
 
   private async render(page: PublicPage, address: PageAddress, format: Format): Promise<string> {
@@ -136,8 +110,7 @@ export class PublicPageController {
   }
 
   private send(reply: PageReply, status: number, contentType: string, body: string): void {
-    reply.header('content-type', contentType).header('x-content-type-options', 'nosniff');
-    if (contentType === MEDIA_TYPES.html) reply.header('content-security-policy', CSP);
+    for (const [name, value] of contentHeaders(contentType)) reply.header(name, value);
     reply.status(status).send(body);
   }
 }

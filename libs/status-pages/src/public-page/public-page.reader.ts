@@ -102,6 +102,10 @@ export interface PublicPage {
   uptimeDays: number | null;
   /** The newest change of anything shown. */
   updatedAt: Date;
+  /** Public and asking no sign-in: only such a page is served from memory (public-page.cache.ts). */
+  anyoneMayRead: boolean;
+  /** When the page next shows something else by itself (an announcement starting or ending); null: never. */
+  changesAt: Date | null;
 }
 
 /** Where a request finds its page: unknown (or disabled), asking for a sign-in, or shown. */
@@ -128,6 +132,7 @@ export const DEFAULT_SUCCESS = 'All systems operational';
 export const DEFAULT_FAILURE = 'Some systems are having problems';
 
 const latest = (dates: Date[]): Date => new Date(Math.max(...dates.map((d) => d.getTime())));
+const earliest = (dates: Date[]): Date | null => (dates.length ? new Date(Math.min(...dates.map((d) => d.getTime()))) : null);
 
 /**
  * Reads a status page for the public (docs/status-pages.md, Public page). The page is found
@@ -200,7 +205,7 @@ export class PublicPageReader {
 
   private async content(row: PageRow): Promise<PublicPage> {
     const scope = [row.organization_id, row.id];
-    const [groups, components, announcements, events] = await Promise.all([
+    const [groups, components, announcementRows, events] = await Promise.all([
       this.db.query(
         `SELECT id, name, description, collapsed_by_default, updated_at FROM status_page_component_groups_read
           WHERE organization_id = $1 AND status_page_id = $2 ORDER BY position, created_at, id`,
@@ -214,11 +219,13 @@ export class PublicPageReader {
           WHERE c.organization_id = $1 AND c.status_page_id = $2 ORDER BY c.position, c.created_at, c.id`,
         scope,
       ) as Promise<(PublicComponent & { status_name: string; group_id: string | null; updated_at: Date })[]>,
+      // The active ones and those still to start: when one starts or ends, the page changes (changesAt).
       this.db.query(
-        `SELECT id, title, body, starts_at, ends_at, updated_at FROM status_page_announcements_read
-          WHERE organization_id = $1 AND status_page_id = $2 AND active ORDER BY starts_at DESC, created_at DESC, id DESC`,
+        `SELECT id, title, body, starts_at, ends_at, updated_at, active FROM status_page_announcements_read
+          WHERE organization_id = $1 AND status_page_id = $2 AND enabled AND (ends_at IS NULL OR ends_at > now())
+          ORDER BY starts_at DESC, created_at DESC, id DESC`,
         scope,
-      ) as Promise<{ id: string; title: string; body: string; starts_at: Date; ends_at: Date | null; updated_at: Date }[]>,
+      ) as Promise<{ id: string; title: string; body: string; starts_at: Date; ends_at: Date | null; updated_at: Date; active: boolean }[]>,
       // Every update of the stories whose newest update on this page does not close them.
       this.db.query(
         `WITH newest AS (
@@ -232,6 +239,7 @@ export class PublicPageReader {
       ) as Promise<EventRow[]>,
     ]);
     const stories = await this.stories(row.organization_id, events);
+    const announcements = announcementRows.filter((a) => a.active);
     const shown = components.map((c) => ({ id: c.id, name: c.name, description: c.description, status: c.status, statusName: c.status_name, color: c.color }));
     const incidents = stories.filter((s) => !MAINTENANCE.has(s.status));
     const operational = incidents.length === 0 && components.every((c) => UNTROUBLED.has(c.status));
@@ -262,6 +270,8 @@ export class PublicPageReader {
       announcements: announcements.map((a) => ({ id: a.id, title: a.title, body: a.body, startsAt: a.starts_at, endsAt: a.ends_at, updatedAt: a.updated_at })),
       uptimeDays: row.show_uptime ? row.show_uptime_last_days : null,
       updatedAt: latest([row.updated_at, ...groups.map((g) => g.updated_at), ...components.map((c) => c.updated_at), ...announcements.map((a) => a.updated_at), ...events.map((e) => e.updated_at)]),
+      anyoneMayRead: row.public && row.authentication_method === 'none',
+      changesAt: earliest(announcementRows.flatMap((a) => (a.active ? (a.ends_at ? [a.ends_at] : []) : [a.starts_at]))),
     };
   }
 
