@@ -93,7 +93,7 @@ interface ReferenceResource {
   updateVerb?: 'PUT' | 'PATCH';
   /** Attributes the reference's requests take that the spec makes output-only, with why: a sent value is ignored, so not echoed. */
   outputOnly?: Record<string, string>;
-  /** Members the answers add to the items of an array attribute (the spec's output-only `conditions[].values`): left out before comparing with what was sent. */
+  /** Members the answers add to the objects of an attribute, at any depth (the spec's output-only `conditions[].values`, the ids of a route's rule graph): left out before comparing with what was sent. */
   addedMembers?: Record<string, string[]>;
 }
 
@@ -240,11 +240,13 @@ function canonical(value: unknown): string {
   );
 }
 
-/** An answered attribute without the members the answers add to its items (`addedMembers`). */
+/** An answered attribute without the members the answers add to its objects, at any depth (`addedMembers`). */
 function withoutAdded(r: ReferenceResource, name: string, value: unknown): unknown {
   const added = r.addedMembers?.[name];
-  if (!added || !Array.isArray(value)) return value;
-  return value.map((item: unknown) => (item && typeof item === 'object' ? Object.fromEntries(Object.entries(item).filter(([k]) => !added.includes(k))) : item));
+  if (!added) return value;
+  const strip = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(strip) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !added.includes(k)).map(([k, x]) => [k, strip(x)])) : v;
+  return strip(value);
 }
 
 /** Every attribute sent that the reference's output declares comes back as sent. */
@@ -761,6 +763,8 @@ describeReferenceConformance({
     ...CATALOG_KNOWN_STRICTER,
     'rules=[{...,extra_member}]': "a rule's destinations and conditions must name records of the organization (the sample's random ids name none)",
   },
+  // Every rule, condition group, condition and destination is answered with its id (docs/alert-routing.md, "Changing rules by id").
+  addedMembers: { rules: ['id'] },
   // Rules must name records of the organization: a real source and service, a valid JSON Path.
   references: async (api, org) => {
     const source = await made(api, org, '/v1/alert_sources', 'alert_sources', { name: named('Source') });

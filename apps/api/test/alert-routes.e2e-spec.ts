@@ -44,7 +44,8 @@ describe('alert routes over HTTP', () => {
     assert.equal(a.enabled, true);
     assert.deepEqual(a.alerts_source_ids, [src]);
     assert.deepEqual(a.owning_team_ids, []);
-    assert.deepEqual(a.rules[0].destinations, [{ target_id: svc, target_type: 'Service' }]);
+    const [destination] = a.rules[0].destinations;
+    assert.deepEqual(destination, { id: destination.id, target_id: svc, target_type: 'Service' });
     assert.equal(a.rules[0].position, 2_000_000_000_000, 'large positions are accepted');
     assert.deepEqual(
       a.rules[0].condition_groups[0].conditions.map((c: Record<string, unknown>) => [c.property_field_type, c.property_field_condition_type]),
@@ -117,6 +118,42 @@ describe('alert routes over HTTP', () => {
     assert.match(unknownTarget.body.errors[0].detail, /rules\[0\]\.destinations\[0\]\.target_id: .* is not a service, team, functionality or escalation policy of this organization/);
     const mistyped = await send('POST', '/v1/alert_routes', doc('alert_routes', { name: 'X', alerts_source_ids: [src], rules: [{ name: 'r', destinations: [{ target_id: await service(), target_type: 'Group' }], condition_groups: [] }] }));
     assert.equal(mistyped.status, 422, 'a target_type sent must be the record found');
+  });
+
+  test('every rule, condition group, condition and destination has an id; PATCH changes or deletes (_destroy) the items it names and keeps the others', async () => {
+    const [src, svc] = [await source(), await service()];
+    const team = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Payments') }))).id as string;
+    const one = { name: 'One', destinations: [{ target_id: svc }], condition_groups: [{ conditions: [{ property_field_name: '$.team', property_field_value: 'a' }, { property_field_name: '$.env', property_field_value: 'prod' }] }] };
+    const res = await send('POST', '/v1/alert_routes', doc('alert_routes', { name: 'By id', alerts_source_ids: [src], rules: [one, { ...one, name: 'Two' }] }));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const id = res.body.data.id as string;
+    type Rule = { id: string; name: string; condition_groups: { id: string; conditions: { id: string; property_field_value: string }[] }[]; destinations: { id: string; target_id: string; target_type: string }[] };
+    const [r1, r2] = res.body.data.attributes.rules as Rule[];
+    const uuid = /^[0-9a-f-]{36}$/;
+    for (const r of [r1, r2]) assert.ok([r.id, r.condition_groups[0].id, ...r.condition_groups[0].conditions.map((c) => c.id), r.destinations[0].id].every((x) => uuid.test(x)), JSON.stringify(r));
+
+    const patch = [
+      { id: r1.id, _destroy: true },
+      {
+        id: r2.id,
+        name: 'Two renamed',
+        condition_groups: [{ id: r2.condition_groups[0].id, conditions: [{ id: r2.condition_groups[0].conditions[0].id, _destroy: true }] }],
+        destinations: [{ id: r2.destinations[0].id, _destroy: true }, { target_id: team }],
+      },
+    ];
+    const patched = await send('PATCH', `/v1/alert_routes/${id}`, doc('alert_routes', { rules: patch }));
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const rules = patched.body.data.attributes.rules as Rule[];
+    assert.deepEqual(rules.map((r) => [r.id, r.name]), [[r2.id, 'Two renamed']], 'the first rule deleted');
+    assert.deepEqual(rules[0].condition_groups[0].conditions.map((c) => [c.id, c.property_field_value]), [[r2.condition_groups[0].conditions[1].id, 'prod']], 'the other condition kept');
+    assert.deepEqual(rules[0].destinations.map((d) => [d.target_id, d.target_type]), [[team, 'Group']]);
+    assert.ok(!JSON.stringify(rules).includes('_destroy'));
+    assert.deepEqual((await send('GET', `/v1/alert_routes/${id}`)).body.data.attributes.rules, rules);
+
+    const unknown = await send('PATCH', `/v1/alert_routes/${id}`, doc('alert_routes', { rules: [{ id: r1.id, name: 'Gone already' }] }));
+    assert.equal(unknown.status, 422, JSON.stringify(unknown.body));
+    assert.deepEqual(pointers(unknown), ['/data/attributes/rules/0/id']);
+    assert.deepEqual((await send('GET', `/v1/alert_routes/${id}`)).body.data.attributes.rules, rules, 'nothing changed');
   });
 
   test("another organization's route answers 404", async () => {

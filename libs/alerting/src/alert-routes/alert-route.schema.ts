@@ -1,12 +1,18 @@
-import { defineResource, existingIds, JsonApiError } from '@taproot/json-api';
+import { defineResource, existingIds, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
 import { conditionItem } from './condition-schema';
 import { ROUTE_TARGET_TYPES } from './route-alert';
 import { checkRuleReferences, normalizeRules, ruleGraphSize, unknownIds, unknownTeams, type InvalidAttribute } from './route-rules';
+import { mergeRules, settleRules } from './rule-merge';
 import { ASYNC_RULE_GRAPH_SIZE, deferRuleUpdate, isRuleUpdater, requireAdvancedRouting, routingSettingsOf } from './routing-settings';
 import type { RouteRule } from './route-alert';
 
 const str = (description: string) => ({ type: 'string' as const, description });
+/** Each item of the rule graph: its id, and the reference's PATCH `_destroy` (docs/alert-routing.md, "Changing rules by id"). */
+const byId = (noun: string): Record<string, AttributeDef> => ({
+  id: { type: 'string', format: 'uuid', description: `The ID of the ${noun}, assigned by the server; sent to change or delete it` },
+  _destroy: { type: 'boolean', description: `Set to true (with its id) to delete this ${noun}` },
+});
 
 /**
  * An alert route (reference `alert_route`, spec "Alert route"): the alerts of its sources go to the
@@ -35,21 +41,23 @@ export const alertRouteSchema = defineResource({
       items: {
         type: 'object',
         properties: {
+          ...byId('rule'),
           name: str('The name of the rule'),
           // The spec: large values are accepted (JSON's safe integers).
           position: { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, description: 'The position of the rule (evaluation order)' },
           fallback_rule: { type: 'boolean', description: 'Whether this is the fallback rule' },
           destinations: {
             type: 'array',
-            items: { type: 'object', properties: { target_id: str('The ID of the target'), target_type: { type: 'string', enum: ROUTE_TARGET_TYPES, description: 'The type of the target (found from target_id)' } } },
+            items: { type: 'object', properties: { ...byId('destination'), target_id: str('The ID of the target'), target_type: { type: 'string', enum: ROUTE_TARGET_TYPES, description: 'The type of the target (found from target_id)' } } },
           },
           condition_groups: {
             type: 'array',
             items: {
               type: 'object',
               properties: {
+                ...byId('condition group'),
                 position: { type: 'integer', description: 'The position of the condition group' },
-                conditions: { type: 'array', items: conditionItem({ nameNullable: true }) },
+                conditions: { type: 'array', items: conditionItem({ nameNullable: true, extra: byId('condition') }) },
               },
             },
           },
@@ -59,18 +67,25 @@ export const alertRouteSchema = defineResource({
   },
 });
 
-/** The write's sources, teams and rules checked (every problem at once, 422 naming each) and normalized as stored. */
-async function checked(ctx: WriteContext, input: Row): Promise<Row> {
+/**
+ * The write's sources, teams and rules checked (every problem at once, 422 naming each) and
+ * normalized as stored. `stored`: the route's rules the sent ones are met with (`mergeRules`);
+ * null for a graph merged and checked already (a deferred update being saved).
+ */
+async function checked(ctx: WriteContext, input: Row, stored: RouteRule[] | null): Promise<Row> {
   const attributes: Row = { ...input };
   for (const name of ['owning_team_ids', 'rules']) if (name in attributes && attributes[name] === null) attributes[name] = [];
   const problems: InvalidAttribute[] = [];
   if ('alerts_source_ids' in attributes) problems.push(...(await unknownIds('alerts_source_ids', attributes.alerts_source_ids, 'an alert source', (ids) => existingIds(ctx.manager, 'alert_sources', ctx.organizationId, ids))));
   if ('owning_team_ids' in attributes) problems.push(...(await unknownTeams(ctx, 'owning_team_ids', attributes.owning_team_ids)));
   if ('rules' in attributes) {
-    const { rules, problems: shape } = normalizeRules(attributes.rules);
+    // An id naming no stored item is answered alone: what the item lacks would only repeat it.
+    const unknown: InvalidAttribute[] = [];
+    const sent = stored ? mergeRules(stored, attributes.rules, unknown) : attributes.rules;
+    const { rules, problems: shape } = unknown.length ? { rules: [], problems: unknown } : normalizeRules(sent);
     problems.push(...shape);
     if (shape.length === 0) problems.push(...(await checkRuleReferences(ctx, rules)));
-    attributes.rules = rules;
+    attributes.rules = settleRules(rules);
   }
   if (problems.length) throw JsonApiError.invalidAttributes(problems);
   for (const name of ['alerts_source_ids', 'owning_team_ids']) if (Array.isArray(attributes[name])) attributes[name] = [...new Set((attributes[name] as string[]).map((id) => id.toLowerCase()))];
@@ -84,7 +99,7 @@ export const alertRouteDefinition: ResourceDefinition = {
   // The spec's on-call scopes name alert routing rules (`oc.alert_routing_rules`): routes are their newer form.
   permission: { family: 'alert_routing_rules' },
   rules: {
-    beforeCreate: (input, ctx) => checked(ctx, input),
+    beforeCreate: (input, ctx) => checked(ctx, input, []),
     beforeList: (organizationId, db) => requireAdvancedRouting(db, organizationId),
     /**
      * An update needs the advanced alert routing feature. Its rules are checked now (a 422 names
@@ -92,11 +107,13 @@ export const alertRouteDefinition: ResourceDefinition = {
      * graph is large (docs/alert-routing.md): then the answer shows the rules as they were.
      */
     async beforeUpdate(current, input, ctx) {
-      if (isRuleUpdater(ctx.actor)) return checked(ctx, input);
+      if (isRuleUpdater(ctx.actor)) return checked(ctx, input, null);
       const settings = await routingSettingsOf(ctx.manager, ctx.organizationId);
       await requireAdvancedRouting(ctx.manager, ctx.organizationId, settings);
-      const attributes = await checked(ctx, input);
-      const size = ruleGraphSize((current.rules ?? []) as RouteRule[]) + ruleGraphSize((attributes.rules ?? []) as RouteRule[]);
+      const storedRules = (current.rules ?? []) as RouteRule[];
+      const attributes = await checked(ctx, input, storedRules);
+      // The spec's count: the rules sent and those already on the route.
+      const size = ruleGraphSize(storedRules) + ruleGraphSize((input.rules ?? []) as RouteRule[]);
       if ('rules' in attributes && (settings.asynchronous_rule_updates || size > ASYNC_RULE_GRAPH_SIZE)) {
         await deferRuleUpdate(ctx, String(current.id), attributes.rules);
         delete attributes.rules;

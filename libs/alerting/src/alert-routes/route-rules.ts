@@ -24,10 +24,14 @@ export const problem = (at: string, message: string, code = AlertingErrorCode.In
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
 
-/** The size the spec counts for asynchronous processing: rules plus their condition groups, conditions and destinations. */
+/** The size the spec counts for asynchronous processing: rules plus their condition groups, conditions and destinations (of a graph as sent: members may be missing). */
 export function ruleGraphSize(rules: readonly RouteRule[]): number {
-  return rules.reduce((n, rule) => n + 1 + rule.destinations.length + rule.condition_groups.reduce((m, group) => m + 1 + group.conditions.length, 0), 0);
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  return rules.reduce((n, rule) => n + 1 + count(rule.destinations) + (Array.isArray(rule.condition_groups) ? rule.condition_groups : []).reduce((m, group) => m + 1 + count(group?.conditions), 0), 0);
 }
+
+/** An item of a rule graph the write deletes (the reference's PATCH `_destroy`): the checks of the records it names skip it. */
+export const isDestroyed = (item: unknown): boolean => typeof item === 'object' && item !== null && (item as Row)._destroy === true;
 
 /** A route condition's members the reference's clients read back, in every answer (null when not sent). */
 const ROUTE_CONDITION_MEMBERS = ['property_field_name', 'property_field_value', 'property_field_values', 'alert_urgency_ids', 'conditionable_type', 'conditionable_id'] as const;
@@ -170,7 +174,11 @@ export const unknownTeams = (ctx: WriteContext, name: string, ids: unknown) => u
 
 /** A route's rule graph checked against the organization's records (`checkReferences`). */
 export function checkRuleReferences(ctx: WriteContext, rules: RouteRule[]): Promise<InvalidAttribute[]> {
-  const destinations = rules.flatMap((rule, i) => rule.destinations.map((item, j) => ({ item, at: `rules/${i}/destinations/${j}` })));
-  const conditions = rules.flatMap((rule, i) => rule.condition_groups.flatMap((group, j) => group.conditions.map((item, k) => ({ item, at: `rules/${i}/condition_groups/${j}/conditions/${k}` }))));
+  // Placed before the deleted items are left out, so each pointer names the item's place in the write.
+  const kept = <T>(items: Placed<T>[]) => items.filter(({ item }) => !isDestroyed(item));
+  const placedRules = kept(rules.map((item, i) => ({ item, at: `rules/${i}` })));
+  const destinations = placedRules.flatMap(({ item: rule, at }) => kept(rule.destinations.map((item, j) => ({ item, at: `${at}/destinations/${j}` }))));
+  const groups = placedRules.flatMap(({ item: rule, at }) => kept(rule.condition_groups.map((item, j) => ({ item, at: `${at}/condition_groups/${j}` }))));
+  const conditions = groups.flatMap(({ item: group, at }) => kept(group.conditions.map((item, k) => ({ item, at: `${at}/conditions/${k}` }))));
   return checkReferences(ctx, destinations, conditions);
 }
