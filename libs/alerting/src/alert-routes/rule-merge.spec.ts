@@ -61,9 +61,10 @@ describe('mergeRules and settleRules', () => {
     expect(c1.property_field_value).toBe('a');
   });
 
-  test('an id of no stored item, or _destroy without an id, is a problem naming the item', () => {
+  test('an id of no stored item, one named twice, or _destroy without an id, is a problem naming the item', () => {
     expect(merged([{ id: 'nope', name: 'x' }, { name: 'y', _destroy: true }]).problems).toEqual(['rules/0/id', 'rules/1/id']);
     expect(merged([{ id: 'r1', condition_groups: [{ id: 'r2-g' }] }]).problems).toEqual(['rules/0/condition_groups/0/id']);
     expect(merged([{ name: 'New', destinations: [{ id: 'r1-d', target_id: 'svc' }] }]).problems).toEqual(['rules/0/destinations/0/id']);
+    expect(merged([{ id: 'r1', name: 'a' }, { id: 'r1', _destroy: true }]).problems).toEqual(['rules/1/id']);
   });
 });

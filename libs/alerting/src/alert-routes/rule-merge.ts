@@ -33,6 +33,7 @@ function mergeList(level: Level, stored: Row[], sent: unknown, at: string, probl
     const old = raw.id == null ? undefined : byId.get(idOf(raw));
     if (raw.id != null && !old) problems.push(problem(`${here}/id`, `${String(raw.id)} is not ${level.noun} of this alert route`, AlertingErrorCode.UnknownReference));
     if (raw.id == null && raw._destroy === true) problems.push(problem(`${here}/id`, `is required with _destroy (the id of the ${level.noun.replace(/^an? /, '')} to delete)`));
+    if (old && named.has(idOf(old))) problems.push(problem(`${here}/id`, `${String(raw.id)} is named by an earlier item of the list too`));
     if (old) named.add(idOf(old));
     const item: Row = { ...old, ...raw, ...(old ? { id: old.id } : {}) };
     if (old) for (const [member, from] of level.derived) if (!(member in raw) && from.some((m) => m in raw)) delete item[member];
