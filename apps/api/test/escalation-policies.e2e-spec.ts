@@ -386,6 +386,28 @@ describe('escalation policies (teams and services using them, business hours) an
       }
     });
 
+    test("a path's include=escalation_policy_levels, on the policy's path list and the path's get: the levels on that path, as their own route answers them", async () => {
+      const p = await usedPolicy();
+      const [main, second] = p.paths;
+      const [onSecond, onMain] = p.levels;
+      const got = await read(`/v1/escalation_paths/${second}?include=escalation_policy_levels`);
+      assert.deepEqual((got.body.data as Resource).relationships, { escalation_policy_levels: { data: linkage('escalation_levels', onSecond) } });
+      assert.deepEqual(included(got), [`escalation_levels:${onSecond}`]);
+      assert.deepEqual((got.body.included as Resource[])[0].attributes, (await read(`/v1/escalation_levels/${onSecond}`)).body.data.attributes);
+      const listed = await read(`/v1/escalation_policies/${p.id}/escalation_paths?include=escalation_policy_levels`);
+      assert.deepEqual(
+        (listed.body.data as Resource[]).map((r) => [r.id, r.relationships]),
+        [
+          [main, { escalation_policy_levels: { data: linkage('escalation_levels', onMain) } }],
+          [second, { escalation_policy_levels: { data: linkage('escalation_levels', onSecond) } }],
+        ],
+      );
+      assert.deepEqual(included(listed), [`escalation_levels:${onMain}`, `escalation_levels:${onSecond}`].sort());
+      assert.equal((await read(`/v1/escalation_paths/${second}`)).body.data.relationships, undefined, 'without include, no relationships');
+      const bad = await send('GET', `/v1/escalation_paths/${second}?include=groups`);
+      assert.deepEqual([bad.status, bad.body.errors[0].source?.parameter], [400, 'include']);
+    });
+
     test('an include the reference does not declare is a 400 naming include, on the list and the get', async () => {
       const id = await newPolicy();
       for (const url of ['/v1/escalation_policies?include=owners', `/v1/escalation_policies/${id}?include=groups,owners`, '/v1/escalation_policies?include=escalation_levels', `/v1/escalation_policies/${id}?include=teams`]) {

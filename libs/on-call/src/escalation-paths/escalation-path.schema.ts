@@ -1,10 +1,10 @@
-import { defineResource } from '@taproot/json-api';
+import { byQuery, defineIncludes, defineResource } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
 import { OnCallErrorCode } from '../errors';
 import { ESCALATION_POLICY_ID, PART_OF_POLICY, pathOfPolicy, underPolicy } from '../shared/policy-parent';
 import { SERVICES } from '../shared/references';
 import { refuse, timeOfDayIssue, timeZoneIssues, type Issue } from '../shared/times';
-import { escalationLevelDefinition } from '../escalation-levels/escalation-level.schema';
+import { escalationLevelDefinition, escalationLevelSchema } from '../escalation-levels/escalation-level.schema';
 import { RULE, ruleIssues } from './escalation-path-rules';
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -22,6 +22,8 @@ export const escalationPathSchema = defineResource({
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: underPolicy('escalation_paths'),
+  // The reference's include enum (listEscalationPaths, getEscalationPath), linked under the same name.
+  relationships: { escalation_policy_levels: { type: 'escalation_levels', many: true } },
   attributes: {
     escalation_policy_id: ESCALATION_POLICY_ID,
     name: { type: 'string', required: true, minLength: 1, maxLength: 255, sortable: true, description: 'The name of the escalation path' },
@@ -98,6 +100,13 @@ export const escalationPathDefinition: ResourceDefinition = {
   permission: PART_OF_POLICY,
   // Deleting a path deletes the levels on it, each with its own event.
   children: () => [{ definition: escalationLevelDefinition, attribute: 'escalation_policy_path_id' }],
+  // The levels on the path, as /v1/escalation_paths/{id}/escalation_levels lists them (ids as text there, in any case).
+  includes: defineIncludes(escalationPathSchema, {
+    escalation_policy_levels: byQuery(
+      escalationLevelSchema,
+      'SELECT lower(escalation_policy_path_id) AS owner_id, * FROM escalation_levels_read WHERE organization_id = $1 AND lower(escalation_policy_path_id) = ANY($2::text[]) ORDER BY position, created_at, id',
+    ),
+  }),
   rules: {
     beforeCreate: (attributes, ctx) => checked(attributes, null, ctx, attributes.escalation_policy_id as string),
     beforeUpdate: (current, changes, ctx) => checked(changes, current, ctx, current.escalation_policy_id as string),
