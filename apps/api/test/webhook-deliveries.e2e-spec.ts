@@ -116,4 +116,13 @@ describe('webhook deliveries', () => {
     assert.equal((await send('GET', `/v1/webhooks/deliveries/${mine}`, undefined, reader)).status, 200);
     assert.deepEqual(errorCodes(await send('POST', `/v1/webhooks/deliveries/${mine}/deliver`, undefined, reader)), ['403/PERMISSION_DENIED/Forbidden']);
   });
+
+  // The OpenAPI document lists no 409 on the endpoint's delete (its deliveries declare onParentDelete cascade).
+  test('deleting an endpoint deletes its deliveries with it: never refused for them', async () => {
+    const endpointId = await endpoint();
+    const [failed, pending] = [await delivery(w.org.organizationId, endpointId), await delivery(w.org.organizationId, endpointId, { status: 'pending', attempts: 0 })];
+    const deleted = await send('DELETE', `/v1/webhooks/endpoints/${endpointId}`);
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    for (const id of [failed, pending]) assert.equal((await send('GET', `/v1/webhooks/deliveries/${id}`)).status, 404);
+  });
 });

@@ -9,6 +9,8 @@ export const emailAddressSchema = defineResource({
   type: 'user_email_addresses',
   singular: 'user_email_address',
   path: '/v1/email_addresses',
+  // Notification rules name their e-mail address or phone numbers and keep them (docs/contact-methods.md).
+  deleteRefusedWhileNamedBy: ['user_notification_rules'],
   readTable: 'user_email_addresses_read',
   defaultSort: 'created_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],

@@ -11,6 +11,8 @@ export const phoneNumberSchema = defineResource({
   type: 'user_phone_numbers',
   singular: 'user_phone_number',
   path: '/v1/phone_numbers',
+  // Notification rules name their e-mail address or phone numbers and keep them (docs/contact-methods.md).
+  deleteRefusedWhileNamedBy: ['user_notification_rules'],
   readTable: 'user_phone_numbers_read',
   defaultSort: 'created_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],

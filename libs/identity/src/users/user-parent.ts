@@ -5,7 +5,7 @@ import { findParent, type ParentAccess, type ResourceDefinition, type WriteConte
 import { IdentityErrorCode } from '../errors';
 
 /** Records of a user: created and listed at `/v1/users/{user_id}/<segment>`; users' ids are integers. */
-export const underUser = (segment: string): ParentDef => ({ path: '/v1/users', param: 'user_id', attribute: 'user_id', table: 'users', segment, integerIds: true });
+export const underUser = (segment: string): ParentDef => ({ path: '/v1/users', param: 'user_id', attribute: 'user_id', table: 'users', segment, integerIds: true, onParentDelete: 'cascade' });
 
 /** The user a record belongs to; the path decides. */
 export const USER_ID: AttributeDef = { type: 'integer', writable: false, description: 'The ID of the user' };

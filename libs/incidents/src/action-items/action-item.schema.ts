@@ -30,6 +30,7 @@ export const actionItemSchema = defineResource({
   cursor: true,
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: underIncident('action_items', {
+    onParentDelete: 'cascade',
     flatList: true,
     readTable: 'incidents_read',
     attributes: {

@@ -17,7 +17,7 @@ export const incidentSubStatusSchema = defineResource({
   readTable: 'incident_sub_statuses_read',
   defaultSort: 'assigned_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],
-  parent: underIncident('sub_statuses'),
+  parent: underIncident('sub_statuses', { onParentDelete: 'cascade' }),
   // The reference's include enum (getIncidentSubStatus, listIncidentSubStatuses).
   relationships: {
     sub_status: { type: 'sub_statuses', many: false, idAttribute: 'sub_status_id' },

@@ -1,4 +1,5 @@
 import { buildOpenApiDocument, BULK_LIMIT, bulkCreateRequestSchema, documentContent, errorsResponse, requestDocumentSchema } from '@taproot/json-api';
+import { incidentEventFunctionalityDefinition, incidentEventServiceDefinition } from '../event-links/event-link.schema';
 import { incidentEventSchema } from '../timeline/incident-event.schema';
 import { attachAlertSchema } from './incident-alerts.controller';
 import { incidentImportSchema, incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './incident.schema';
@@ -115,7 +116,9 @@ function incidentAlertsPaths() {
  * import, merged by the api into its document.
  */
 function incidentsOpenApi() {
-  const generated = buildOpenApiDocument([incidentSchema, incidentEventSchema], { title: 'incidents', version: '1' });
+  // The event links live under events and keep an event from being deleted (409): the generator
+  // reads that from their declarations (their own paths come out as the api generates them).
+  const generated = buildOpenApiDocument([incidentSchema, incidentEventSchema, incidentEventServiceDefinition.schema, incidentEventFunctionalityDefinition.schema], { title: 'incidents', version: '1' });
   const schemas: Record<string, unknown> = { ...generated.components.schemas };
   const paths: Record<string, unknown> = { ...generated.paths };
   for (const [name, op] of Object.entries(OPERATIONS)) {

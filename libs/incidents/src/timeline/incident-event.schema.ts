@@ -16,7 +16,7 @@ export const incidentEventSchema = defineResource({
   type: 'incident_events',
   singular: 'incident_event',
   path: '/v1/events',
-  parent: { path: '/v1/incidents', param: 'incident_id', attribute: 'incident_id', table: 'incidents', segment: 'events' },
+  parent: { path: '/v1/incidents', param: 'incident_id', attribute: 'incident_id', table: 'incidents', segment: 'events', onParentDelete: 'cascade' },
   readTable: 'incident_events_read',
   // A timeline reads in the order things happened.
   defaultSort: 'occurred_at',

@@ -3,7 +3,7 @@ import type { Reference, ResourceDefinition } from '@taproot/resources';
 import { OnCallErrorCode } from '../errors';
 
 /** Records under an escalation policy: created and listed at `/v1/escalation_policies/{escalation_policy_id}/<segment>`. */
-export const underPolicy = (segment: string): ParentDef => ({ path: '/v1/escalation_policies', param: 'escalation_policy_id', attribute: 'escalation_policy_id', table: 'escalation_policies', segment });
+export const underPolicy = (segment: string): ParentDef => ({ path: '/v1/escalation_policies', param: 'escalation_policy_id', attribute: 'escalation_policy_id', table: 'escalation_policies', segment, onParentDelete: 'cascade' });
 
 export const ESCALATION_POLICY_ID: AttributeDef = { type: 'string', format: 'uuid', writable: 'create', filter: ['eq', 'in'], description: 'The ID of the escalation policy' };
 

@@ -2,13 +2,13 @@ import type { AttributeDef, ParentDef } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
 
 /** Records under a schedule: created and listed at `/v1/schedules/{schedule_id}/<segment>`. */
-export const underSchedule = (segment: string): ParentDef => ({ path: '/v1/schedules', param: 'schedule_id', attribute: 'schedule_id', table: 'schedules', segment });
+export const underSchedule = (segment: string): ParentDef => ({ path: '/v1/schedules', param: 'schedule_id', attribute: 'schedule_id', table: 'schedules', segment, onParentDelete: 'cascade' });
 
 /** The schedule a record lives under; the path decides, a different one in the body is a 422. */
 export const SCHEDULE_ID: AttributeDef = { type: 'string', format: 'uuid', writable: 'create', filter: ['eq', 'in'], description: 'The ID of the parent schedule' };
 
 /** Records under a rotation: created and listed at `/v1/schedule_rotations/{schedule_rotation_id}/<segment>`. */
-export const underRotation = (segment: string): ParentDef => ({ path: '/v1/schedule_rotations', param: 'schedule_rotation_id', attribute: 'schedule_rotation_id', table: 'schedule_rotations', segment });
+export const underRotation = (segment: string): ParentDef => ({ path: '/v1/schedule_rotations', param: 'schedule_rotation_id', attribute: 'schedule_rotation_id', table: 'schedule_rotations', segment, onParentDelete: 'cascade' });
 
 export const SCHEDULE_ROTATION_ID: AttributeDef = { type: 'string', format: 'uuid', writable: 'create', description: 'The ID of the parent rotation' };
 

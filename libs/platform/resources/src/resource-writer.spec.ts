@@ -2,7 +2,7 @@ import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { JsonApiError } from '@taproot/json-api';
 import type { EntityManager } from 'typeorm';
-import { ORG, ROLE, roleTasks, TASK } from './nested-resource.fixture';
+import { ORG, ROLE, ROLE_PARENT, roleTasks, TASK } from './nested-resource.fixture';
 import type { ResourceDefinition, Row, WriteContext } from './resource-definition';
 import { ResourceWriter } from './resource-writer';
 
@@ -81,6 +81,17 @@ describe('ResourceWriter delete', () => {
         assert.equal(e.errors[0].detail, `incident_role_task ${TASK} still has task_notes; delete them first`);
       }),
     );
+  });
+
+  test('a declared child must declare onParentDelete cascade (the OpenAPI document reads it): one left at restrict is a programming error', async () => {
+    const notes = (onParentDelete?: 'cascade'): ResourceDefinition => ({
+      schema: roleTasks({ type: 'task_notes', parent: { ...ROLE_PARENT, table: 'incident_role_tasks', onParentDelete } }),
+      context: 'incidents',
+      table: 'task_notes',
+    });
+    const withChild = (child: ResourceDefinition) => new ResourceWriter({ ...tasks, children: () => [child] });
+    await assert.rejects(withChild(notes()).delete(transaction().ctx, TASK), /task_notes is deleted with its incident_role_tasks but declares onParentDelete 'restrict'/);
+    assert.equal((await withChild(notes('cascade')).delete(transaction().ctx, TASK)).events.length, 1, 'the task deleted, no notes to take along');
   });
 
   test('other database failures are not mistaken for it', async () => {

@@ -208,6 +208,8 @@ export class ResourceWriter {
       const [child, attribute] = 'schema' in entry ? [entry, entry.schema.parent?.attribute] : [entry.definition, entry.attribute];
       const parent = child.schema.parent;
       if ('schema' in entry && (!parent || parent.table !== this.def.table)) throw new Error(`${child.schema.type} is not declared under ${this.def.table}`);
+      // The OpenAPI document reads onParentDelete: a child deleted here must say so.
+      if ('schema' in entry && parent!.onParentDelete !== 'cascade') throw new Error(`${child.schema.type} is deleted with its ${this.def.table} but declares onParentDelete '${parent!.onParentDelete ?? 'restrict'}'`);
       const column = quoteIdent(child.schema.attributes[attribute!].column ?? attribute!);
       const rows = (await ctx.manager.query(`SELECT id FROM ${quoteIdent(child.table)} WHERE organization_id = $1 AND ${column} = $2 ORDER BY created_at, id`, [
         ctx.organizationId,

@@ -31,6 +31,8 @@ export const statusPageSchema = defineResource({
   singular: 'status_page',
   path: '/v1/status-pages',
   readTable: 'status_pages_read',
+  // An incident's status page events name a page and keep it (its children go with it).
+  deleteRefusedWhileNamedBy: ['incident_status_page_events'],
   defaultSort: 'created_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],
   // The reference's filter[name] is the title (a status page has no name).

@@ -17,7 +17,7 @@ export const webhooksDeliverySchema = defineResource({
   type: 'webhooks_deliveries',
   singular: 'webhooks_delivery',
   path: '/v1/webhooks/deliveries',
-  parent: { path: '/v1/webhooks/endpoints', param: 'endpoint_id', attribute: 'endpoint_id', table: 'webhooks_endpoints', flatList: true },
+  parent: { path: '/v1/webhooks/endpoints', param: 'endpoint_id', attribute: 'endpoint_id', table: 'webhooks_endpoints', flatList: true, onParentDelete: 'cascade' },
   readTable: 'webhooks_deliveries_read',
   defaultSort: '-created_at',
   cursor: true,

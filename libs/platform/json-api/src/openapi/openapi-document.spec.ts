@@ -585,7 +585,7 @@ describe('buildOpenApiDocument', () => {
   });
 
   describe('nested collections', () => {
-    const parts = (flatList = false) =>
+    const parts = (flatList = false, onParentDelete?: 'cascade' | 'restrict') =>
       defineResource({
         type: 'widget_parts',
         singular: 'widget_part',
@@ -593,7 +593,7 @@ describe('buildOpenApiDocument', () => {
         readTable: 'widget_parts_read',
         defaultSort: 'created_at',
         operations: ['list', 'create', 'get', 'update', 'delete'],
-        parent: { path: '/v1/widgets', param: 'widget_id', attribute: 'widget_id', table: 'widgets', flatList },
+        parent: { path: '/v1/widgets', param: 'widget_id', attribute: 'widget_id', table: 'widgets', flatList, onParentDelete },
         attributes: { widget_id: { type: 'string', format: 'uuid', writable: 'create' }, label: { type: 'string', required: true } },
       });
     const ids = (doc: OpenApiDocument, prefix: string) =>
@@ -640,6 +640,18 @@ describe('buildOpenApiDocument', () => {
       assert.equal(pathItem(doc, '/v1/severities/{id}').delete?.responses['409'], undefined);
       assert.equal(pathItem(doc, '/v1/widget_parts/{id}').delete?.responses['409'], undefined);
       assert.equal(pathItem(build([widgets()]), '/v1/widgets/{id}').delete?.responses['409'], undefined);
+    });
+
+    test('records its delete takes along (onParentDelete cascade) give the parent no 409; one kind that restricts does', () => {
+      const cascading = { ...parts(false, 'cascade'), type: 'widget_logs', singular: 'widget_log', path: '/v1/widget_logs' };
+      assert.equal(pathItem(build([widgets(), cascading]), '/v1/widgets/{id}').delete?.responses['409'], undefined);
+      const both = pathItem(build([widgets(), cascading, parts(false, 'restrict')]), '/v1/widgets/{id}').delete?.responses['409'] as { description: string };
+      assert.equal(both.description, 'the widget still has records under it; delete them first');
+    });
+
+    test('records naming it without living under it (deleteRefusedWhileNamedBy) give its delete a 409 saying so', () => {
+      const named = pathItem(build([{ ...widgets(), deleteRefusedWhileNamedBy: ['widget_labels'] }]), '/v1/widgets/{id}').delete?.responses['409'] as { description: string };
+      assert.equal(named.description, 'the widget still has widget labels naming it; delete them first');
     });
   });
 

@@ -318,10 +318,10 @@ function bulkSchemas(schema: ResourceSchema): Record<string, JsonSchema> {
 
 /**
  * The paths of one resource: its collection (under its parent when it has one), its records, and
- * the list across parents and bulk operations when declared. `isParent`: another resource lives
- * under its records, so a delete can be refused while they remain (409).
+ * the list across parents and bulk operations when declared. `stillReferenced`: what can keep a
+ * record from being deleted (a 409), when anything can.
  */
-function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string, Record<string, unknown>> {
+function resourcePaths(schema: ResourceSchema, stillReferenced: string | null): Record<string, Record<string, unknown>> {
   const s = schema.singular;
   const one = words(s);
   const aOne = article(one);
@@ -385,10 +385,10 @@ function resourcePaths(schema: ResourceSchema, isParent: boolean): Record<string
     }
   }
   if (ops.has('delete')) {
-    const stillReferenced = isParent ? { '409': response(`the ${one} still has records under it; delete them first`, 'errors_list') } : {};
+    const refused = stillReferenced ? { '409': response(`the ${one} still has ${stillReferenced}; delete them first`, 'errors_list') } : {};
     item.delete = op(
       { summary: `Delete ${aOne}`, description: `Delete a specific ${one} by id; answers the deleted record`, operationId: named.delete ?? `delete${pascal(s)}` },
-      { '200': response(`${one} deleted`, `${s}_response`), '404': notFound, ...stillReferenced },
+      { '200': response(`${one} deleted`, `${s}_response`), '404': notFound, ...refused },
     );
   }
   if (Object.keys(item).length) paths[`${schema.path}/{id}`] = { parameters: [...pathParams, idParameter(schema)], ...item };
@@ -447,6 +447,17 @@ function withIdempotencyKeys(paths: Record<string, Record<string, unknown>>): vo
 }
 
 /**
+ * What keeps a record of `schema` from being deleted, in words, or null: records under it whose
+ * parent's delete does not take them along (ParentDef.onParentDelete), and the records its
+ * declaration says name it.
+ */
+function stillReferencedBy(schema: ResourceSchema, resources: readonly ResourceSchema[]): string | null {
+  const restricting = resources.filter((r) => r.parent?.path === schema.path && (r.parent.onParentDelete ?? 'restrict') === 'restrict');
+  const what = [...(restricting.length ? ['records under it'] : []), ...(schema.deleteRefusedWhileNamedBy ?? []).map((type) => `${words(type)} naming it`)];
+  return what.length ? what.join(' or ') : null;
+}
+
+/**
  * The OpenAPI 3.0 document of the declared resources, in the reference's style (schema names
  * `<singular>`, `new_<singular>`, `update_<singular>`, `<singular>_response`, `<singular>_list`;
  * operation ids `listServices`, `createService`, ...). Bearer auth applies to every operation
@@ -455,10 +466,9 @@ function withIdempotencyKeys(paths: Record<string, Record<string, unknown>>): vo
 export function buildOpenApiDocument(resources: readonly ResourceSchema[], info: OpenApiInfo, extra: OpenApiExtra = {}): OpenApiDocument {
   const schemas: Record<string, unknown> = { ...SHARED_SCHEMAS };
   const paths: Record<string, Record<string, unknown>> = {};
-  const parentPaths = new Set(resources.map((r) => r.parent?.path));
   for (const resource of resources) {
     Object.assign(schemas, resourceSchemas(resource));
-    for (const [path, item] of Object.entries(resourcePaths(resource, parentPaths.has(resource.path)))) paths[path] = { ...paths[path], ...item };
+    for (const [path, item] of Object.entries(resourcePaths(resource, stillReferencedBy(resource, resources)))) paths[path] = { ...paths[path], ...item };
   }
   Object.assign(schemas, extra.schemas);
   for (const [path, item] of Object.entries(extra.paths ?? {})) paths[path] = { ...paths[path], ...(item as Record<string, unknown>) };

@@ -131,6 +131,13 @@ export interface ParentDef {
   integerIds?: boolean;
   /** Also served: `GET <path>`, the list across every parent (reference: `GET /v1/action_items`). */
   flatList?: boolean;
+  /**
+   * What the parent's delete does with its records: `cascade`, deletes them with it (its
+   * definition's `children`, its own command, or the database's ON DELETE CASCADE); `restrict`
+   * (the default), refuses with 409 STILL_REFERENCED while any remain. The OpenAPI document's
+   * 409 on the parent's delete follows it.
+   */
+  onParentDelete?: 'cascade' | 'restrict';
   /** The parent's read model, where lists read `attributes`. */
   readTable?: string;
   /**
@@ -161,6 +168,11 @@ export interface ResourceSchema {
   path: string;
   /** The parent record its records live under; see `ParentDef`. */
   parent?: ParentDef;
+  /**
+   * Types of other resources whose records name a record of this one without living under it
+   * and keep it from being deleted while they do (409 STILL_REFERENCED): a status page's events.
+   */
+  deleteRefusedWhileNamedBy?: readonly string[];
   /** Read model table the list and get queries read. */
   readTable: string;
   attributes: Record<string, AttributeDef>;
