@@ -88,6 +88,27 @@ describe('alerts: notified_users and responders', () => {
     assert.deepEqual(linked(res.body.data, 'notified_users'), users([alice.id]));
   });
 
+  test('escalation_policies: the policies paging the alert, named by it or reached through its team once a level fired', async () => {
+    const alice = await w.userWithEmail();
+    const [named, teams] = [await w.policyOf([{ users: [alice.id] }]), await w.policyOf([{ users: [alice.id] }])];
+    const team = (await w.send('POST', '/v1/teams', doc('groups', { name: unique('Team'), user_ids: [alice.id] }))).body.data.id as string;
+    assert.equal((await w.send('PUT', `/v1/escalation_policies/${teams}`, doc('escalation_policies', { group_ids: [team] }))).status, 200);
+    const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_targets: [{ type: 'EscalationPolicy', id: named }, { type: 'Group', id: team }] }));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const policies = async () => {
+      const got = await w.send('GET', `/v1/alerts/${res.body.data.id}?include=escalation_policies`);
+      assert.equal(got.status, 200, JSON.stringify(got.body));
+      return { linked: linked(got.body.data, 'escalation_policies').map((p) => p.id), included: includedOf(got) };
+    };
+    assert.deepEqual((await policies()).linked, [named], "the team's policy is known once a level fires");
+    await w.engine.tick();
+    const fired = await policies();
+    assert.deepEqual(fired.linked, [named, teams].sort());
+    assert.deepEqual(fired.included, [named, teams].sort().map((id) => ({ type: 'escalation_policies', id })));
+    const other = await w.send('GET', `/v1/alerts/${res.body.data.id}`);
+    assert.equal(other.body.data.relationships, undefined, 'not without include');
+  });
+
   test("another organization's alert is 404 with include, and a row naming another organization's user includes nothing", async () => {
     const theirs = await w.userWithEmail(w.other);
     const theirPolicy = await w.policyOf([{ users: [theirs.id] }], w.other.token);

@@ -1,6 +1,7 @@
 import { type Caller } from '@taproot/auth';
 import { catalogRecordsOf } from '@taproot/catalog';
 import { teamRecords, userRecords } from '@taproot/identity';
+import { escalationPolicySchema } from '@taproot/on-call';
 import { byIdAttribute, byQuery, defineIncludes, readRecords, withIncludes, type IncludeSource, type IncludeSources, type Queryable, type RecordsById, type ResourceObject } from '@taproot/json-api';
 import { alertGroupSchema } from '../alert-groups/alert-group.schema';
 import { alertUrgencySchema } from '../alert-urgencies/alert-urgency.schema';
@@ -71,6 +72,12 @@ const SOURCES: Record<string, IncludeSource> = {
   responders: usersNamedBy(
     `SELECT alert_id AS owner_id, user_id AS related_id FROM alert_events_read WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) AND action IN ('acknowledged', 'resolved') AND user_id IS NOT NULL
       GROUP BY alert_id, user_id ORDER BY min(created_at), user_id`,
+  ),
+  // The policies paging it: its tracks' (one it names, or its team's, service's or functionality's once a level fired), by the first.
+  escalation_policies: recordsNamedBy(
+    `SELECT alert_id AS owner_id, escalation_policy_id::text AS related_id FROM alert_paging_tracks WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) AND escalation_policy_id IS NOT NULL
+      GROUP BY alert_id, escalation_policy_id ORDER BY min(created_at), escalation_policy_id`,
+    (db, organizationId, ids) => readRecords(db, escalationPolicySchema, organizationId, ids),
   ),
 };
 

@@ -93,8 +93,8 @@ export const alertSchema = defineResource({
     },
   },
   // The reference's include enum (listAlerts, getAlert, listIncidentAlerts); alert-includes.ts
-  // serves them. `notified_users` and `responders` are named by no attribute: the alert's sent
-  // notifications and its acknowledging or resolving events name them (docs/paging.md).
+  // serves them. `notified_users`, `responders` and `escalation_policies` are named by no attribute:
+  // the alert's sent notifications, its acknowledging or resolving events and its paging tracks name them (docs/paging.md).
   relationships: {
     environments: { type: 'environments', many: true, idAttribute: 'environment_ids' },
     services: { type: 'services', many: true, idAttribute: 'service_ids' },
@@ -112,7 +112,7 @@ export const alertSchema = defineResource({
     group_member_alerts: { type: 'alerts', many: true },
     alert_field_values: { type: 'alert_field_values', many: true, absent: true },
     alerting_targets: { type: 'alerting_targets', many: true, absent: true },
-    escalation_policies: { type: 'escalation_policies', many: true, absent: true },
+    escalation_policies: { type: 'escalation_policies', many: true },
     alert_call_recording: { type: 'alert_call_recordings', many: false, absent: true },
   },
 });
