@@ -142,7 +142,7 @@ describe('the public status page (HTML, JSON, Atom)', () => {
     const hidden = await newPage({ public: false, title: unique('Internal') });
     const refused = await get(`/status/${hidden.attributes.slug}`);
     assert.equal(refused.status, 401);
-    assert.match(refused.body, /This status page is private: it is shown to people who sign in\. Signing in to status pages is not available yet/);
+    assert.match(refused.body, /This status page is private: it is shown to the people of its organization once they sign in\. This deployment has no sign-in for status pages/);
     assert.equal(refused.headers.get('cache-control'), 'no-store');
     assert.doesNotMatch(refused.body, /Internal/, 'nothing of the page is shown');
     assert.equal((await get(`/status/${hidden.attributes.slug}/feed.atom`)).status, 401);

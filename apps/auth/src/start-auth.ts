@@ -1,4 +1,4 @@
-import { JwtAccessTokenVerifier, RateLimiter } from '@taproot/auth';
+import { JwtAccessTokenVerifier, RateLimiter, statusPageClient } from '@taproot/auth';
 import { SigningKeys } from '@taproot/identity';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
 import type { JWK } from 'jose';
@@ -41,6 +41,7 @@ export async function startAuth(runtime: Runtime, port = runtime.config.authPort
     jwtId,
     refreshGraceSeconds: config.oauthRefreshGraceSeconds,
     cookieSecret: config.oauthKeyEncryptionKey,
+    statusPageClient: statusPageClient(config),
   });
   recordRegistrations(provider, dataSource, () => clock.now());
   const registrationLimiter = new RateLimiter(dataSource, clock, 3600);

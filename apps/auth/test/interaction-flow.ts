@@ -127,7 +127,8 @@ export interface PageResponse {
  * follows redirects within the auth app, and stops at the first redirect leaving it.
  */
 export class PageWalker {
-  private readonly cookies = new Map<string, string>();
+  /** The cookies kept, by name (a test may read, change or drop one). */
+  readonly cookies = new Map<string, string>();
 
   constructor(private readonly origin: string) {}
 

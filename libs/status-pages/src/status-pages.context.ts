@@ -30,6 +30,8 @@ export const STATUS_PAGES_CONTEXT: ContextDescriptor = {
   resources: [...STATUS_PAGE_RESOURCES.map((d) => d.schema), statusPageEventSchema, ...S2_SCHEMAS],
   errors: { ...STATUS_PAGES_ERRORS, ...STATUS_PAGE_EVENT_ERRORS, ...COMPONENTS_ERRORS, ...ANNOUNCEMENTS_ERRORS, ...VERIFIED_DOMAINS_ERRORS },
   openapi: { paths: { ...VERIFIED_DOMAINS_OPENAPI.paths } },
+  // A password page's form (public-page.password.ts): outside /v1, which keeps refusing form bodies.
+  inbound: { accepts: () => false, raw: { mediaTypes: ['application/x-www-form-urlencoded'], bodyLimit: 4096 } },
   registerEventContracts() {
     // Statuses are seeded, never written through the API: no events.
     for (const { schema } of STATUS_PAGE_RESOURCES) if (schema.operations.includes('create')) registerSnapshotEvents(schema);

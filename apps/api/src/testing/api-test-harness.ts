@@ -68,7 +68,8 @@ export async function startTestApi(opts: { databaseUrl?: string; kafkaBrokers?: 
     clock: opts.clock,
     poolSize: 4,
   });
-  const app = await startApi(runtime, 0);
+  // PORT 0 unless `env` names one (a test that must know the public URL before the api starts).
+  const app = await startApi(runtime, config.port);
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;

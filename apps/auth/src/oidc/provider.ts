@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '@taproot/config';
-import { parseScope, SUPPORTED_SCOPES } from '@taproot/auth';
+import { parseScope, SUPPORTED_SCOPES, type StatusPageClient } from '@taproot/auth';
 import { postgresOidcAdapter, SIGNING_ALG } from '@taproot/identity';
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWK } from 'jose';
@@ -40,6 +40,8 @@ export interface OidcProviderOptions {
   /** Signs the provider's cookies (derived from the key-encryption secret). */
   cookieSecret: string;
   jwtId: (token: string) => Promise<string | null>;
+  /** The api's own client for private status pages' sign-in (served as a static client). */
+  statusPageClient: StatusPageClient;
 }
 
 /**
@@ -67,6 +69,25 @@ export const publicJwks = (keys: JWK[]): JSONWebKeySet => ({
 /** Fields oidc-provider reads back from a stored access token (userinfo, introspection, revocation). */
 const STORED_TOKEN_FIELDS = ['accountId', 'clientId', 'grantId', 'gty', 'scope', 'sid', 'sessionUid', 'expiresWithSession', 'extra'] as const;
 
+/**
+ * The status page client asks for `openid` only, to learn who signed in: it is Taproot itself,
+ * so it gets that without a consent page (oidc-provider's first-party recipe). Any other client
+ * finds only the grants its users consented to, as by default.
+ */
+function loadExistingGrant(statusPages: StatusPageClient, audience: string) {
+  return async (ctx: KoaContextWithOIDC) => {
+    const { client, session, result, provider } = ctx.oidc;
+    const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+    if (grantId) return provider.Grant.find(grantId);
+    if (client.clientId !== statusPages.clientId) return undefined;
+    const grant = new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+    grant.addOIDCScope('openid');
+    grant.addResourceScope(audience, 'openid');
+    await grant.save();
+    return grant;
+  };
+}
+
 const ownToken = (_ctx: KoaContextWithOIDC, client: { clientId: string }, token: { clientId: string }) => token.clientId === client.clientId;
 
 /** Client credentials need a resource scope (`ir.*`, `oc.*`, `ai.*`) or `all` (spec), and a live application. */
@@ -93,6 +114,19 @@ export function createOidcProvider(opts: OidcProviderOptions): Provider {
   const provider = new Provider(opts.issuer, {
     adapter: postgresOidcAdapter(dataSource, { clock: opts.clock, refreshGraceSeconds: opts.refreshGraceSeconds, jwtId }),
     findAccount: findAccount(dataSource),
+    clients: [
+      {
+        client_id: opts.statusPageClient.clientId,
+        client_secret: opts.statusPageClient.clientSecret,
+        client_name: 'Taproot status pages',
+        redirect_uris: [opts.statusPageClient.redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'openid',
+      },
+    ],
+    loadExistingGrant: loadExistingGrant(opts.statusPageClient, audience),
     jwks: { keys: opts.keys },
     cookies: { keys: [createHash('sha256').update(`cookies:${opts.cookieSecret}`).digest('base64url')] },
     routes: OAUTH_ROUTES,

@@ -65,6 +65,6 @@ const usageLogger = new Logger('ApiKeyUsageTracker');
     { provide: TeamOwnershipChecker, useFactory: (ds: DataSource) => new TeamOwnershipChecker(ds), inject: [DataSource] },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],
-  exports: [ApiKeyVerifier, RateLimiter, AlertCreationLimit],
+  exports: [ApiKeyVerifier, RateLimiter, AlertCreationLimit, ACCESS_TOKEN_VERIFIER],
 })
 export class AuthenticationModule {}

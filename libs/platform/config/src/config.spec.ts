@@ -146,6 +146,16 @@ describe('loadConfig', () => {
     assert.equal(set.acknowledgeLinkTtlHours, 2);
   });
 
+  test('status page client and session secrets: derived from the cursor secret unless set, each its own', () => {
+    const c = loadConfig({});
+    const secrets = [c.cursorSecret, c.acknowledgeLinkSecret, c.statusPageClientSecret, c.statusPageSessionSecret];
+    assert.equal(new Set(secrets).size, 4, 'none reveals another');
+    assert.equal(loadConfig({}).statusPageClientSecret, c.statusPageClientSecret, 'the api and the auth app derive the same one');
+    assert.notEqual(loadConfig({ CURSOR_SECRET: 'own-cursor-secret' }).statusPageSessionSecret, c.statusPageSessionSecret);
+    const set = loadConfig({ STATUS_PAGE_CLIENT_SECRET: 'c'.repeat(32), STATUS_PAGE_SESSION_SECRET: 's'.repeat(32) });
+    assert.deepEqual([set.statusPageClientSecret, set.statusPageSessionSecret], ['c'.repeat(32), 's'.repeat(32)]);
+  });
+
   test('never echoes an SMTP_URL (it may hold a password)', () => {
     assert.throws(() => loadConfig({ SMTP_URL: 'http://user:hunter2@mail' }), (e: unknown) => e instanceof ConfigError && /SMTP_URL must be an smtp/.test(e.message) && !e.message.includes('hunter2'));
   });
@@ -178,6 +188,8 @@ describe('loadConfig', () => {
     ['TWILIO_API_URL', 'api.twilio.com', /TWILIO_API_URL must be an http\(s\) URL/],
     ['ACKNOWLEDGE_LINK_SECRET', 'short', /ACKNOWLEDGE_LINK_SECRET must be at least 32/],
     ['ACKNOWLEDGE_LINK_TTL_HOURS', '0', /ACKNOWLEDGE_LINK_TTL_HOURS must be between 1 and 720/],
+    ['STATUS_PAGE_CLIENT_SECRET', 'short', /STATUS_PAGE_CLIENT_SECRET must be at least 32/],
+    ['STATUS_PAGE_SESSION_SECRET', 'short', /STATUS_PAGE_SESSION_SECRET must be at least 32/],
     ['WEBHOOK_ALLOWED_NETWORKS', '10.0.0.0/8,10.1.2.3', /WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs .*got "10\.1\.2\.3"/],
     ['WEBHOOK_ALLOWED_NETWORKS', '10.0.0.0/33', /WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs/],
     ['WEBHOOK_ALLOWED_NETWORKS', 'localhost/8', /WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs/],

@@ -98,6 +98,14 @@ export interface TaprootConfig {
   /** How long an acknowledge link works (`ACKNOWLEDGE_LINK_TTL_HOURS`). */
   acknowledgeLinkTtlHours: number;
   /**
+   * The secret of the status page client, the confidential client through which private status
+   * pages sign people in at the auth app (`STATUS_PAGE_CLIENT_SECRET`, docs/status-pages.md).
+   * Unset: derived from `cursorSecret`, so the api and the auth app agree without more setup.
+   */
+  statusPageClientSecret: string;
+  /** Signs private status pages' session cookies (`STATUS_PAGE_SESSION_SECRET`). Unset: derived from `cursorSecret`. */
+  statusPageSessionSecret: string;
+  /**
    * Networks outgoing webhooks may reach although the SSRF guard refuses them otherwise (loopback,
    * private, link-local, metadata): `WEBHOOK_ALLOWED_NETWORKS`, comma-separated CIDRs. Default none.
    */
@@ -130,6 +138,8 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
   const port = int(v.PORT, 3000);
   const authPort = int(v.AUTH_PORT, 3001);
   const cursorSecret = v.CURSOR_SECRET ?? 'taproot-cursor-v1';
+  /** A secret of its own for each use, none of which reveals the cursor secret. */
+  const derived = (purpose: string) => createHmac('sha256', cursorSecret).update(purpose).digest('base64url');
   return {
     port,
     authPort,
@@ -167,8 +177,10 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     twilio: v.TWILIO_ACCOUNT_SID && v.TWILIO_AUTH_TOKEN && v.TWILIO_FROM_NUMBER
       ? { accountSid: v.TWILIO_ACCOUNT_SID, authToken: v.TWILIO_AUTH_TOKEN, fromNumber: v.TWILIO_FROM_NUMBER, apiUrl: (v.TWILIO_API_URL ?? 'https://api.twilio.com').replace(/\/+$/, '') }
       : null,
-    acknowledgeLinkSecret: v.ACKNOWLEDGE_LINK_SECRET ?? createHmac('sha256', cursorSecret).update('taproot.acknowledge-link-secret.v1').digest('base64url'),
+    acknowledgeLinkSecret: v.ACKNOWLEDGE_LINK_SECRET ?? derived('taproot.acknowledge-link-secret.v1'),
     acknowledgeLinkTtlHours: int(v.ACKNOWLEDGE_LINK_TTL_HOURS, 24),
+    statusPageClientSecret: v.STATUS_PAGE_CLIENT_SECRET ?? derived('taproot.status-page-client-secret.v1'),
+    statusPageSessionSecret: v.STATUS_PAGE_SESSION_SECRET ?? derived('taproot.status-page-session-secret.v1'),
     webhookAllowedNetworks: v.WEBHOOK_ALLOWED_NETWORKS ? listOf(v.WEBHOOK_ALLOWED_NETWORKS) : [],
     webhookPollMs: int(v.WEBHOOK_POLL_MS, 500),
     webhookTimeoutMs: int(v.WEBHOOK_TIMEOUT_MS, 10_000),

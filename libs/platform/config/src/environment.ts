@@ -122,6 +122,10 @@ export class Environment {
   /** Holders of a link could guess a short secret offline (the link carries a MAC made with it). */
   @IsOptional() @MinLength(32, { message: 'ACKNOWLEDGE_LINK_SECRET must be at least 32 characters' }) ACKNOWLEDGE_LINK_SECRET?: string;
   @Integer(1, 720) ACKNOWLEDGE_LINK_TTL_HOURS?: string;
+  /** The status page client's secret at the auth app: both apps must hold the same one. */
+  @IsOptional() @MinLength(32, { message: 'STATUS_PAGE_CLIENT_SECRET must be at least 32 characters' }) STATUS_PAGE_CLIENT_SECRET?: string;
+  /** Signs private status pages' session cookies (a short key could be guessed offline from one). */
+  @IsOptional() @MinLength(32, { message: 'STATUS_PAGE_SESSION_SECRET must be at least 32 characters' }) STATUS_PAGE_SESSION_SECRET?: string;
 
   @IsOptional()
   @ValidateBy(

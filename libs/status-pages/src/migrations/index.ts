@@ -6,6 +6,7 @@ import { CreateStatusPageComponents1732300009100 } from './1732300009100-create-
 import { CreateStatusPageAnnouncements1732300009140 } from './1732300009140-create-status-page-announcements';
 import { CreateVerifiedDomains1732300009170 } from './1732300009170-create-verified-domains';
 import { CreateIncidentStatusPageEvents1732300009200 } from './1732300009200-create-incident-status-page-events';
+import { HashStatusPagePasswords1732300009300 } from './1732300009300-hash-status-page-passwords';
 
 /** In timestamp order; each part of the context adds its own lines. */
 export const STATUS_PAGES_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const STATUS_PAGES_MIGRATIONS = [
   CreateStatusPageAnnouncements1732300009140,
   CreateVerifiedDomains1732300009170,
   CreateIncidentStatusPageEvents1732300009200,
+  HashStatusPagePasswords1732300009300,
 ];

@@ -5,7 +5,10 @@ import { html } from '@taproot/runtime';
 import { contentHeaders, hostAddress, hostName, MEDIA_TYPES, pageAnswer, PublicPageCache, sendAnswer, slugAddress } from './public-page.cache';
 import { pageAtom, pageJson } from './public-page.formats';
 import { pageHtml, type PageAddress } from './public-page.html';
-import { PublicPageReader, type PageLookup, type PublicPage } from './public-page.reader';
+import { PublicPageReader, type PageLookup, type PrivatePage, type PublicPage } from './public-page.reader';
+import { ASK, passwordForm } from './public-page.password';
+import { PageSessions } from './public-page.session';
+import { PageSignIn } from './public-page.sign-in';
 
 export interface PageRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -20,8 +23,8 @@ export interface PageReply {
 export type Format = 'html' | 'json' | 'atom';
 
 const NOT_FOUND = 'There is no status page at this address.';
-const SIGN_IN =
-  'This status page is private: it is shown to people who sign in. Signing in to status pages is not available yet, so it cannot be shown.';
+const SIGN_IN = 'This status page is private: it is shown to the people of its organization once they sign in.';
+const NO_SIGN_IN = `${SIGN_IN} This deployment has no sign-in for status pages (no auth app is configured), so it cannot be shown.`;
 
 /**
  * The public status page (docs/status-pages.md, Public page): `/status/{slug}` as HTML,
@@ -37,6 +40,8 @@ export class PublicPageController {
   constructor(
     private readonly reader: PublicPageReader,
     private readonly cache: PublicPageCache,
+    private readonly sessions: PageSessions,
+    private readonly signIn: PageSignIn,
     @Inject(TAPROOT_CONFIG) config: TaprootConfig,
   ) {
     this.publicUrl = config.publicUrl;
@@ -86,12 +91,33 @@ export class PublicPageController {
 
   /** `mark`: the cache's, taken before the page was read (PublicPageCache.keep). */
   private async answer(lookup: PageLookup, address: PageAddress, format: Format, request: PageRequest, reply: PageReply, mark: number): Promise<void> {
-    if (lookup.kind === 'missing') return this.refuse(reply, format, 404, 'Not found', NOT_FOUND);
-    // No WWW-Authenticate: no scheme it could name works until the sign-in is served.
-    if (lookup.kind === 'sign-in') return this.refuse(reply, format, 401, 'Sign-in required', SIGN_IN);
-    const answer = pageAnswer(format, await this.render(lookup.page, address, format), lookup.page.indexable, 'public, max-age=30');
-    this.cache.keep(format, address, lookup.page, answer, mark);
+    if (lookup.kind === 'missing') return refuse(reply, format, 404, 'Not found', NOT_FOUND);
+    let page: PublicPage;
+    if (lookup.kind === 'sign-in') {
+      if (!(await this.sessions.holds(request, lookup.page))) return this.askSignIn(lookup.page, address, format, reply);
+      page = await lookup.page.read();
+    } else page = lookup.page;
+    // A private page's answer is for the person signed in: no shared cache may keep it, nor this process's.
+    const answer = pageAnswer(format, await this.render(page, address, format), page.indexable, lookup.kind === 'page' ? 'public, max-age=30' : 'private, no-cache');
+    if (lookup.kind === 'page') this.cache.keep(format, address, page, answer, mark);
     sendAnswer(answer, request, reply);
+  }
+
+  /**
+   * A browser is sent to sign in (303), or shown the password form; a script or a feed reader
+   * cannot follow a sign-in, so the JSON and the feed answer 401 naming where to sign in. No
+   * WWW-Authenticate: the sign-in is a browser's, not an HTTP authentication scheme.
+   */
+  private askSignIn(page: PrivatePage, address: PageAddress, format: Format, reply: PageReply): void {
+    if (page.password) {
+      // The form is on the page's own address (public-page.password.ts).
+      if (format === 'html') return passwordForm(reply, address, 401);
+      return refuse(reply, format, 401, 'Password required', `${ASK} Enter it at ${address.url}`, address.url);
+    }
+    const start = this.signIn.startUrl(page, address);
+    if (!start) return refuse(reply, format, 401, 'Sign-in required', NO_SIGN_IN);
+    if (format !== 'html') return refuse(reply, format, 401, 'Sign-in required', `${SIGN_IN} Sign in at ${start}`, start);
+    reply.header('cache-control', 'no-store').header('location', start).status(303).send();
   }
 
   private async render(page: PublicPage, address: PageAddress, format: Format): Promise<string> {
@@ -100,17 +126,25 @@ export class PublicPageController {
     return pageAtom(page, address, await this.reader.feed(page));
   }
 
-  /** A refusal in the route's format; the feed's is plain text, which a feed reader shows as it is. */
-  private refuse(reply: PageReply, format: Format, status: 401 | 404, title: string, detail: string): void {
-    reply.header('cache-control', 'no-store');
-    if (format === 'json') return this.send(reply, status, MEDIA_TYPES.json, JSON.stringify({ errors: [{ status: String(status), title, detail }] }));
-    if (format === 'atom') return this.send(reply, status, 'text/plain; charset=utf-8', `${title}: ${detail}\n`);
-    const page = html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><header><h1>${title}</h1></header><main><p>${detail}</p></main><footer><p>Taproot status pages</p></footer></body></html>`;
-    this.send(reply, status, MEDIA_TYPES.html, `<!doctype html>\n${page.value}`);
-  }
+}
 
-  private send(reply: PageReply, status: number, contentType: string, body: string): void {
-    for (const [name, value] of contentHeaders(contentType)) reply.header(name, value);
-    reply.status(status).send(body);
+/**
+ * A refusal in the route's format; the feed's is plain text, which a feed reader shows as it is.
+ * `signIn`: where to sign in, linked from the HTML and named in the JSON's `links`.
+ */
+export function refuse(reply: PageReply, format: Format, status: 400 | 401 | 403 | 404, title: string, detail: string, signIn?: string): void {
+  reply.header('cache-control', 'no-store');
+  if (format === 'json') {
+    const error = { status: String(status), title, detail, ...(signIn ? { links: { sign_in: signIn } } : {}) };
+    return send(reply, status, MEDIA_TYPES.json, JSON.stringify({ errors: [error] }));
   }
+  if (format === 'atom') return send(reply, status, 'text/plain; charset=utf-8', `${title}: ${detail}\n`);
+  const link = signIn ? html`<p><a href="${signIn}">Sign in</a></p>` : '';
+  const page = html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><header><h1>${title}</h1></header><main><p>${detail}</p>${link}</main><footer><p>Taproot status pages</p></footer></body></html>`;
+  send(reply, status, MEDIA_TYPES.html, `<!doctype html>\n${page.value}`);
+}
+
+function send(reply: PageReply, status: number, contentType: string, body: string): void {
+  for (const [name, value] of contentHeaders(contentType)) reply.header(name, value);
+  reply.status(status).send(body);
 }

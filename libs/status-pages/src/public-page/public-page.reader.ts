@@ -108,8 +108,17 @@ export interface PublicPage {
   changesAt: Date | null;
 }
 
+/** A page shown to people who sign in: who may, and its content once they have. */
+export interface PrivatePage {
+  id: string;
+  organizationId: string;
+  /** `authentication_method` password: a password form; otherwise a sign-in through the auth app. */
+  password: boolean;
+  read(): Promise<PublicPage>;
+}
+
 /** Where a request finds its page: unknown (or disabled), asking for a sign-in, or shown. */
-export type PageLookup = { kind: 'missing' } | { kind: 'sign-in' } | { kind: 'page'; page: PublicPage };
+export type PageLookup = { kind: 'missing' } | { kind: 'sign-in'; page: PrivatePage } | { kind: 'page'; page: PublicPage };
 
 /** The feed's entries: the page's updates and announcements, newest first. */
 export interface FeedEntry {
@@ -170,6 +179,14 @@ export class PublicPageReader {
     return this.lookup(row);
   }
 
+  /** A password page's stored scrypt hash (the write table alone holds it: the read model has `********`). */
+  async passwordHash(page: PrivatePage): Promise<string | null> {
+    const [row] = (await this.db.query('SELECT authentication_password FROM status_pages WHERE organization_id = $1 AND id = $2', [page.organizationId, page.id])) as {
+      authentication_password: string | null;
+    }[];
+    return row?.authentication_password ?? null;
+  }
+
   /** The page's updates (of incidents it may show) and its started announcements, newest change first. */
   async feed(page: PublicPage): Promise<FeedEntry[]> {
     const { organizationId } = page;
@@ -198,8 +215,11 @@ export class PublicPageReader {
 
   private async lookup(row: PageRow | undefined): Promise<PageLookup> {
     if (!row || !row.enabled) return { kind: 'missing' };
-    // A password or SAML page asks for a sign-in too, which is not served yet.
-    if (!row.public || row.authentication_method !== 'none') return { kind: 'sign-in' };
+    // A password or SAML page asks for a sign-in too (through the auth app: docs/status-pages.md, Sign-in).
+    if (!row.public || row.authentication_method !== 'none') {
+      const password = row.authentication_method === 'password';
+      return { kind: 'sign-in', page: { id: row.id, organizationId: row.organization_id, password, read: () => this.content(row) } };
+    }
     return { kind: 'page', page: await this.content(row) };
   }
 

@@ -1,5 +1,6 @@
 import { existingCatalogIds } from '@taproot/catalog';
 import { isTimeZone } from '@taproot/config';
+import { hashPassword } from '@taproot/identity';
 import { defineResource, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
 import { statusPageAnnouncementDefinition } from '../announcements/status-page-announcement.schema';
@@ -136,6 +137,10 @@ async function checked(ctx: WriteContext, written: Row, settled: Row): Promise<R
   if (Array.isArray(attributes.external_domain_names)) attributes.external_domain_names = [...new Set((attributes.external_domain_names as string[]).map((d) => d.toLowerCase()))];
   // The deprecated flag says whether any authentication applies.
   if (typeof attributes.authentication_method === 'string') attributes.authentication_enabled = attributes.authentication_method !== 'none';
+  // Stored as a scrypt hash, like people's passwords: the public page compares in constant time (public-page.password.ts).
+  if (typeof attributes.authentication_password === 'string' && attributes.authentication_password !== '') {
+    attributes.authentication_password = await hashPassword(attributes.authentication_password);
+  }
   return attributes;
 }
 
