@@ -126,4 +126,24 @@ describe('browser: the public status page in headless Chromium, checked with axe
       await page.close();
     }
   });
+
+  test('a password page’s form is accessible, wrong or right, and the browser may post it (its CSP allows the page’s own address)', async () => {
+    const protectedPage = await newStatusPage(w, { public: true, public_title: 'Acme Internal', authentication_method: 'password', authentication_password: 'correct horse battery' });
+    const page = await browser.newPage();
+    const formRules = ['landmark-one-main', 'region', 'page-has-heading-one', 'color-contrast', 'html-has-lang', 'document-title', 'label', 'button-name'];
+    try {
+      assert.equal((await page.goto(`${w.api.url}/status/${protectedPage.attributes.slug}`))?.status(), 401);
+      assertAccessible(await audit(page), formRules);
+      await page.getByLabel('Password').fill('not it');
+      await Promise.all([page.waitForURL(/\/status\//), page.getByRole('button', { name: 'Show the page' }).click()]);
+      await page.getByText('That password is not right.').waitFor();
+      // The error is tied to the field (aria-describedby, aria-invalid).
+      assertAccessible(await audit(page), [...formRules, 'aria-valid-attr-value']);
+      await page.getByLabel('Password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Show the page' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Acme Internal' }).waitFor();
+    } finally {
+      await page.close();
+    }
+  });
 });
