@@ -160,6 +160,21 @@ describe('the public status page served from memory', () => {
     }
   });
 
+  test('a password page opened with its password is answered to that person only, never from memory', async () => {
+    const password = `pw-${randomUUID()}`;
+    const page = await newPage({ authentication_method: 'password', authentication_password: password });
+    const path = `/status/${page.attributes.slug}`;
+    const signedIn = await fetch(`${w.api.url}${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password }) });
+    assert.equal(signedIn.status, 303);
+    const cookie = signedIn.headers.getSetCookie()[0].split(';')[0];
+    for (let i = 0; i < 2; i++) {
+      const shown = await get(path, { cookie });
+      assert.deepEqual([shown.status, shown.fromMemory, shown.headers.get('cache-control')], [200, false, 'private, no-cache'], `read ${i + 1}`);
+    }
+    const anonymous = await get(path);
+    assert.deepEqual([anonymous.status, anonymous.fromMemory], [401, false]);
+  });
+
   test('a custom domain is served from memory by Host, and stops being served on the next request once its check fails', async () => {
     const domain = `status-${randomUUID().slice(0, 8)}.example.com`;
     const page = await newPage({ external_domain_names: [domain] });
