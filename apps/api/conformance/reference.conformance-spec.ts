@@ -1,10 +1,12 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
+import type { TestApi, TestOrganization, TestResponse } from '../src/testing';
+import { useApiWorld } from '../test/support/api-world';
 import { unique as named } from '../test/support/json-api';
-import { seedDelivery } from '../test/support/webhook-deliveries';
+import { newStatusPage } from '../test/support/status-pages';
+import { newWebhookEndpoint, seedDelivery } from '../test/support/webhook-deliveries';
 import {
   REFERENCE_OPENAPI_PATH,
   referenceValidator,
@@ -262,15 +264,11 @@ function assertEchoed(r: ReferenceResource, sent: Attributes, got: Attributes, w
 
 function describeReferenceConformance(r: ReferenceResource): void {
   describe(`${r.type} conform to the reference`, () => {
-    let api: TestApi;
-    let org: TestOrganization;
+    const w = useApiWorld();
     let place: Place;
     before(async () => {
-      api = await startTestApi();
-      org = await api.newOrganization();
-      place = await placeIn(api, org, r);
+      place = await placeIn(w.api, w.org, r);
     });
-    after(() => api?.close());
 
     const s = r.singular;
     /** Validates one of this resource's documents against the reference, gaps left out. */
@@ -279,7 +277,7 @@ function describeReferenceConformance(r: ReferenceResource): void {
     const documentOf = (schemaName: string, variant: 'create' | 'update', options?: SampleOptions) => referenceDocument(place.resource, schemaName, variant, options);
     const item = (id: string) => `${r.path}/${encodeURIComponent(id)}`;
     const NO_TOKEN = '';
-    const send = (method: string, path: string, body?: unknown, token: string = org.token) => api.request(method, path, { token: token || undefined, body });
+    const send = (method: string, path: string, body?: unknown, token: string = w.org.token) => w.api.request(method, path, { token: token || undefined, body });
 
     const create = async (options: SampleOptions = {}) => {
       const doc = documentOf(`new_${s}`, 'create', options);
@@ -403,8 +401,8 @@ function describeReferenceConformance(r: ReferenceResource): void {
     });
 
     test(`lists with several records, pagination links and meta answer ${s}_list`, async () => {
-      const own = await api.newOrganization();
-      const ownPlace = await placeIn(api, own, r);
+      const own = await w.api.newOrganization();
+      const ownPlace = await placeIn(w.api, own, r);
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
         const doc = referenceDocument(ownPlace.resource, `new_${s}`, 'create');
@@ -431,7 +429,7 @@ function describeReferenceConformance(r: ReferenceResource): void {
       );
       for (const key of ['self', 'first', 'prev', 'next', 'last']) assert.equal(typeof page.body.links[key], 'string', `links.${key} of a middle page`);
 
-      const last = await api.request('GET', page.body.links.last, { token: own.token });
+      const last = await w.api.request('GET', page.body.links.last, { token: own.token });
       assertStatus(last, 200, `GET links.last`);
       conforms(r.listSchema ?? `${s}_list`, last.body, `GET ${r.path} last page 200`);
       assert.deepEqual(last.body.data.map((d: { id: string }) => d.id), ids.slice(4));
@@ -1149,24 +1147,18 @@ describeReferenceConformance({
 });
 
 describe('webhooks_deliveries conform to the reference', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
 
   test('lists (under the endpoint and across endpoints), get and deliver answer webhooks_delivery_list and webhooks_delivery_response', async () => {
-    const endpoint = await made(api, org, '/v1/webhooks/endpoints', 'webhooks_endpoints', { name: named('Receiver'), url: 'https://receiver.example.test/in' });
+    const endpoint = (await newWebhookEndpoint(w)).id;
     // Deliveries are written by the dispatcher: seeded in each state it leaves them.
     const ids = [
-      await seedDelivery(api, org.organizationId, endpoint, { status: 'delivered', delivered_at: new Date().toISOString(), response_status: 200, error: null }),
-      await seedDelivery(api, org.organizationId, endpoint, { status: 'retrying' }),
-      await seedDelivery(api, org.organizationId, endpoint, { status: 'failed', response_status: null, error: 'connection refused' }),
-      await seedDelivery(api, org.organizationId, endpoint, { status: 'pending', attempts: 0, response_status: null, error: null }),
+      await seedDelivery(w.api, w.org.organizationId, endpoint, { status: 'delivered', delivered_at: new Date().toISOString(), response_status: 200, error: null }),
+      await seedDelivery(w.api, w.org.organizationId, endpoint, { status: 'retrying' }),
+      await seedDelivery(w.api, w.org.organizationId, endpoint, { status: 'failed', response_status: null, error: 'connection refused' }),
+      await seedDelivery(w.api, w.org.organizationId, endpoint, { status: 'pending', attempts: 0, response_status: null, error: null }),
     ];
-    const send = (method: string, path: string) => api.request(method, path, { token: org.token });
+    const send = (method: string, path: string) => w.send(method, path);
     for (const path of [`/v1/webhooks/endpoints/${endpoint}/deliveries`, '/v1/webhooks/deliveries', '/v1/webhooks/deliveries?page[size]=2&filter[status]=pending']) {
       const list = await send('GET', path);
       assertStatus(list, 200, `GET ${path}`);
@@ -1227,15 +1219,11 @@ describeReferenceConformance({
  * update, delete, and the errors.
  */
 describe('status_page_templates conform to the reference', () => {
-  let api: TestApi;
-  let org: TestOrganization;
+  const w = useApiWorld();
   let page: string;
   before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    page = await made(api, org, '/v1/status-pages', 'status_pages', { title: named('Status') });
+    page = (await newStatusPage(w)).id;
   });
-  after(() => api?.close());
 
   /** The reference template's writable attributes, a normal template's status. */
   const attributes = (variant: 'create' | 'update'): Attributes => {
@@ -1248,7 +1236,7 @@ describe('status_page_templates conform to the reference', () => {
   };
 
   test('create, list, get, update and delete answer status_page_template_response and status_page_template_list', async () => {
-    const send = (method: string, path: string, body?: unknown) => api.request(method, path, { token: org.token, body });
+    const { send } = w;
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const sent = attributes('create');
@@ -1277,7 +1265,7 @@ describe('status_page_templates conform to the reference', () => {
       ['GET a deleted template', await send('GET', `/v1/templates/${ids[0]}`), 404],
       ['POST without title and body', await send('POST', `/v1/status-pages/${page}/templates`, { data: { type: 'status_page_templates', attributes: {} } }), 422],
       ['POST under an unknown page', await send('POST', `/v1/status-pages/${randomUUID()}/templates`, { data: { type: 'status_page_templates', attributes: attributes('create') } }), 404],
-      ['GET the list without a token', await api.request('GET', `/v1/status-pages/${page}/templates`), 401],
+      ['GET the list without a token', await w.api.request('GET', `/v1/status-pages/${page}/templates`), 401],
     ] as const) {
       assertStatus(res, status, what);
       validateAgainstReference('errors_list', res.body, `${what} ${status}`);
@@ -1286,16 +1274,10 @@ describe('status_page_templates conform to the reference', () => {
 });
 
 describe('statuses conform to the reference', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
 
   test("the organization's built-in statuses: list (filtered, paged), get by id and slug answer status_list and status_response", async () => {
-    const send = (path: string) => api.request('GET', path, { token: org.token });
+    const send = (path: string) => w.send('GET', path);
     const all = await send('/v1/statuses');
     assertStatus(all, 200, 'GET /v1/statuses');
     validateAgainstReference('status_list', all.body, 'GET /v1/statuses 200');
