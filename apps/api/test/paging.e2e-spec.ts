@@ -202,6 +202,24 @@ describe('paging', () => {
     assert.equal(mailsTo(alice.email).length, 2);
   });
 
+  test("an alert acknowledged on a path with retrigger_timeout_minutes is triggered again after the path's timeout, before its urgency's", async () => {
+    const alice = await userWithEmail();
+    const urgency = created(await send('POST', '/v1/alert_urgencies', doc('alert_urgencies', { name: unique('High'), description: 'wake people', retrigger_timeout_minutes: 30 }))).id as string;
+    const policy = await policyOf([{ users: [alice.id] }], { retrigger_timeout_minutes: 10 });
+    const alert = await alertTo('EscalationPolicy', policy, { alert_urgency_id: urgency });
+    await engine.tick();
+    assert.equal((await send('POST', `/v1/alerts/${alert.id}/acknowledge`)).status, 200);
+    const status = async () => (await send('GET', `/v1/alerts/${alert.id}`)).body.data.attributes.status;
+    await advance(9 * MINUTE);
+    assert.equal(await status(), 'acknowledged');
+    await advance(MINUTE);
+    assert.equal(await status(), 'triggered', "the path's 10 minutes, not the urgency's 30");
+    await engine.tick();
+    assert.equal(mailsTo(alice.email).length, 2);
+    const refused = await send('POST', `/v1/escalation_policies/${policy}/escalation_paths`, doc('escalation_paths', { name: 'Bad', retrigger_timeout_minutes: 0 }));
+    assert.deepEqual([refused.status, refused.body.errors?.[0]?.source?.pointer], [422, '/data/attributes/retrigger_timeout_minutes']);
+  });
+
   test("an acknowledged alert nobody resolves is triggered again after its urgency's retrigger_timeout_minutes", async () => {
     const alice = await userWithEmail();
     const urgency = created(await send('POST', '/v1/alert_urgencies', doc('alert_urgencies', { name: unique('High'), description: 'wake people', retrigger_timeout_minutes: 30 }))).id as string;

@@ -32,5 +32,5 @@ export {
   type TimeRestriction,
   type WeekDay,
 } from './paging-plan/escalation-plan';
-export { escalationPlanOf, existingEscalationPolicyIds, escalationPolicyIdsOfTeams } from './paging-plan/escalation-plan-reader';
+export { escalationPlanOf, existingEscalationPolicyIds, escalationPolicyIdsOfTeams, retriggerTimeoutsOfPaths } from './paging-plan/escalation-plan-reader';
 export { levelRecipients, type LevelRecipient, type ShiftSource } from './paging-plan/level-recipients';

@@ -9,7 +9,7 @@ import { checkAlertReferences, requireAlertReferences } from './notification-tar
 import { ALERT_STAMPS, transition, type AlertMove, type AlertOperation, type AlertStatus, type AlertTransition } from './alert.state';
 import { AlertingError, REFUSAL_CODES, AlertingErrorCode } from '../errors';
 import { retriggerRuleForRepeat } from '../alert-retrigger-rules/retrigger-on-repeat';
-import { checkPagingOrder, escalatePaging, pagingTimer, reassignPaging, startPaging, stopPaging, type PagingOrder } from '../paging/paging-schedule';
+import { checkPagingOrder, escalatePaging, pagingTimer, reassignPaging, retriggerTimeoutOf, startPaging, stopPaging, type PagingOrder } from '../paging/paging-schedule';
 import { alertTargetsOf, reassignment } from '../paging/paging-targets';
 import { unresolvedFollowers } from '../alert-groups/alert-grouping';
 
@@ -190,19 +190,13 @@ async function repage(ctx: WriteContext, before: Row, after: Row, t: Extract<Ale
     if (before.status === 'triggered') await escalatePaging(ctx, id, alertTargetsOf(after), order);
     else await startPaging(ctx, id, alertTargetsOf(after), order);
   } else if (t.paging === 'cancel' || t.paging === 'defer') {
+    // An acknowledged alert nobody resolves is triggered again after its path's or urgency's
+    // timeout, read while its tracks still say which paths it was paging on.
+    const timeout = t.paging === 'cancel' && t.status === 'acknowledged' ? await retriggerTimeoutOf(ctx, id, after.alert_urgency_id) : null;
     await stopPaging(ctx, id);
     if (t.paging === 'defer') await pagingTimer(ctx, id, 'wake', after.snoozed_until as Date);
-    else if (t.status === 'acknowledged') await retriggerLater(ctx, id, after.alert_urgency_id);
+    else if (timeout) await pagingTimer(ctx, id, 'retrigger', new Date(ctx.now.getTime() + timeout * 60_000));
   }
-}
-
-/** An acknowledged alert nobody resolves is triggered again after its urgency's `retrigger_timeout_minutes`. */
-async function retriggerLater(ctx: WriteContext, alertId: string, urgencyId: unknown): Promise<void> {
-  if (urgencyId == null) return;
-  const [urgency] = (await ctx.manager.query('SELECT retrigger_timeout_minutes FROM alert_urgencies WHERE organization_id = $1 AND id = $2', [ctx.organizationId, urgencyId])) as {
-    retrigger_timeout_minutes: number | null;
-  }[];
-  if (urgency?.retrigger_timeout_minutes) await pagingTimer(ctx, alertId, 'retrigger', new Date(ctx.now.getTime() + urgency.retrigger_timeout_minutes * 60_000));
 }
 
 /** The alert event action of a status reached by a move. */

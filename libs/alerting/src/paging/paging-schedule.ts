@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JsonApiError } from '@taproot/json-api';
-import { existingEscalationPolicyIds } from '@taproot/on-call';
+import { existingEscalationPolicyIds, retriggerTimeoutsOfPaths } from '@taproot/on-call';
 import type { WriteContext } from '@taproot/resources';
 import { AlertingErrorCode } from '../errors';
 import type { PagingTarget } from './paging-targets';
@@ -127,6 +127,26 @@ export async function reassignPaging(ctx: WriteContext, alertId: string, change:
   if (change.added.length === 0) return;
   const [row] = (await ctx.manager.query('SELECT max(run) AS run FROM alert_paging_tracks WHERE organization_id = $1 AND alert_id = $2', [ctx.organizationId, alertId])) as { run: number | null }[];
   await addTracks(ctx, alertId, row.run ?? (await nextRun(ctx, alertId)), change.added, { pageReason: 'manual_reassignment' });
+}
+
+/**
+ * Minutes after which an acknowledgement of the alert times out and it is triggered again: the
+ * smallest `retrigger_timeout_minutes` of the escalation paths its active tracks page on (the
+ * path is the more specific setting), else its urgency's; null: never. Read before the
+ * acknowledgement stops the tracks.
+ */
+export async function retriggerTimeoutOf(ctx: WriteContext, alertId: string, urgencyId: unknown): Promise<number | null> {
+  const paths = (await ctx.manager.query('SELECT DISTINCT escalation_path_id::text AS id FROM alert_paging_tracks WHERE organization_id = $1 AND alert_id = $2 AND active AND escalation_path_id IS NOT NULL', [
+    ctx.organizationId,
+    alertId,
+  ])) as { id: string }[];
+  const ofPaths = [...(await retriggerTimeoutsOfPaths(ctx.manager, ctx.organizationId, paths.map((p) => p.id))).values()];
+  if (ofPaths.length) return Math.min(...ofPaths);
+  if (urgencyId == null) return null;
+  const [urgency] = (await ctx.manager.query('SELECT retrigger_timeout_minutes FROM alert_urgencies WHERE organization_id = $1 AND id = $2', [ctx.organizationId, urgencyId])) as {
+    retrigger_timeout_minutes: number | null;
+  }[];
+  return urgency?.retrigger_timeout_minutes ?? null;
 }
 
 /** A wake-up (a snooze's end) or a re-trigger (an acknowledgement nobody resolved) of the alert at `dueAt`. */

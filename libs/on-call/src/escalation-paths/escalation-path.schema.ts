@@ -35,6 +35,13 @@ export const escalationPathSchema = defineResource({
     initial_delay: { type: 'integer', default: 0, minimum: 0, maximum: 10080, description: 'Initial delay for escalation path in minutes. Maximum 1 week (10080).' },
     repeat: { type: 'boolean', nullable: true, default: false, description: 'Whether this path should be repeated until someone acknowledges the alert' },
     repeat_count: { type: 'integer', nullable: true, minimum: 0, maximum: 2_147_483_647, description: 'The number of times this path will be executed until someone acknowledges the alert' },
+    retrigger_timeout_minutes: {
+      type: 'integer',
+      nullable: true,
+      minimum: 1,
+      maximum: 10080,
+      description: "Minutes after which an alert acknowledged while paging on this path is triggered again; null: the alert urgency's (spec: paths expose retrigger_timeout_minutes)",
+    },
     rules: { type: 'array', default: [], items: RULE, description: 'Escalation path conditions; the members a rule needs depend on its rule_type' },
     time_restriction_time_zone: { type: 'string', nullable: true, description: 'IANA time zone used for time restrictions' },
     time_restrictions: {

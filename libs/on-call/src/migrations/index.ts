@@ -5,5 +5,6 @@ import { ShiftCoverageRequests1732300006500 } from './1732300006500-shift-covera
 import { EscalationPolicies1732300007000 } from './1732300007000-escalation-policies';
 import { EscalationPaths1732300007100 } from './1732300007100-escalation-paths';
 import { EscalationLevels1732300007200 } from './1732300007200-escalation-levels';
+import { EscalationPathRetriggerTimeout1732300009400 } from './1732300009400-escalation-path-retrigger-timeout';
 
-export const ON_CALL_MIGRATIONS = [CreateSchedules1732300005000, ScheduleRotationVersions1732300005900, CalendarFeeds1732300006100, ShiftCoverageRequests1732300006500, EscalationPolicies1732300007000, EscalationPaths1732300007100, EscalationLevels1732300007200];
+export const ON_CALL_MIGRATIONS = [CreateSchedules1732300005000, ScheduleRotationVersions1732300005900, CalendarFeeds1732300006100, ShiftCoverageRequests1732300006500, EscalationPolicies1732300007000, EscalationPaths1732300007100, EscalationLevels1732300007200, EscalationPathRetriggerTimeout1732300009400];

@@ -26,7 +26,7 @@ export async function escalationPlanOf(db: Queryable, organizationId: string, po
   if (!policy) return null;
   // One after the other: inside the paging engine's transaction they share its one connection.
   const paths = (await db.query(
-    `SELECT id::text, name, path_type, "default", position, match_mode, rules, initial_delay, COALESCE(repeat, false) AS repeat, repeat_count,
+    `SELECT id::text, name, path_type, "default", position, match_mode, rules, initial_delay, COALESCE(repeat, false) AS repeat, repeat_count, retrigger_timeout_minutes,
             notification_type, time_restriction_time_zone, time_restrictions, after_deferral_behavior, after_deferral_path_id
        FROM escalation_paths_read WHERE organization_id = $1 AND escalation_policy_id = $2 ORDER BY position, created_at, id`,
     [organizationId, policy.id],
@@ -51,6 +51,7 @@ export async function escalationPlanOf(db: Queryable, organizationId: string, po
       initial_delay: 0,
       repeat: policy.repeat_count > 0,
       repeat_count: policy.repeat_count,
+      retrigger_timeout_minutes: null,
       notification_type: 'audible',
       time_restriction_time_zone: null,
       time_restrictions: [],
@@ -87,4 +88,15 @@ export async function escalationPolicyIdsOfTeams(db: Queryable, organizationId: 
     for (const team of policy.group_ids.map((id) => id.toLowerCase())) if (wanted.includes(team) && !found.has(team)) found.set(team, policy.id);
   }
   return found;
+}
+
+/** The `retrigger_timeout_minutes` of the organization's paths among `pathIds` that set one (ids lower-cased). */
+export async function retriggerTimeoutsOfPaths(db: Queryable, organizationId: string, pathIds: readonly string[]): Promise<Map<string, number>> {
+  const ids = pathIds.filter(isUuid);
+  if (ids.length === 0) return new Map();
+  const rows = (await db.query(
+    'SELECT id::text, retrigger_timeout_minutes FROM escalation_paths_read WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND retrigger_timeout_minutes IS NOT NULL',
+    [organizationId, ids],
+  )) as { id: string; retrigger_timeout_minutes: number }[];
+  return new Map(rows.map((r) => [r.id, r.retrigger_timeout_minutes]));
 }

@@ -24,6 +24,7 @@ const path = (id: string, extra: Partial<PlanPath> = {}): PlanPath => ({
   initial_delay: 0,
   repeat: false,
   repeat_count: null,
+  retrigger_timeout_minutes: null,
   notification_type: 'audible',
   time_restriction_time_zone: null,
   time_restrictions: [],

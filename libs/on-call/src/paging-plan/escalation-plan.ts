@@ -35,6 +35,8 @@ export interface PlanPath {
   initial_delay: number;
   repeat: boolean;
   repeat_count: number | null;
+  /** Minutes after which an alert acknowledged on this path is triggered again (before the urgency's); null: the urgency's. */
+  retrigger_timeout_minutes: number | null;
   notification_type: 'audible' | 'quiet';
   time_restriction_time_zone: string | null;
   time_restrictions: TimeRestriction[];
