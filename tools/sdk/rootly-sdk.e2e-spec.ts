@@ -54,6 +54,8 @@ const EXCUSED: Record<string, string> = {
   getAlertRoutingSettings: NOT_IN_THE_SDK,
   updateAlertRoutingSettings: NOT_IN_THE_SDK,
   getAlertRouteRuleUpdate: NOT_IN_THE_SDK,
+  // The hosted API's status route its Terraform provider polls, absent from the reference and so from the SDK (apps/api/test/alert-route-rule-status.e2e-spec.ts).
+  getAlertRouteAsyncRuleCreationStatus: NOT_IN_THE_SDK,
   // Alert re-trigger rules: the spec lists them, the reference (and so its SDK) lacks them (apps/api/test/alert-retrigger-rules.e2e-spec.ts).
   listAlertRetriggerRules: NOT_IN_THE_SDK,
   createAlertRetriggerRule: NOT_IN_THE_SDK,

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { defineResource, existingIds, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
 import { conditionItem } from './condition-schema';
 import { ROUTE_TARGET_TYPES } from './route-alert';
 import { checkRuleReferences, normalizeRules, ruleGraphSize, unknownIds, unknownTeams, type InvalidAttribute } from './route-rules';
 import { mergeRules, settleRules } from './rule-merge';
-import { ASYNC_RULE_GRAPH_SIZE, deferRuleUpdate, isRuleUpdater, requireAdvancedRouting, routingSettingsOf } from './routing-settings';
+import { ASYNC_RULE_GRAPH_SIZE, isRuleUpdater, recordRuleUpdate, requireAdvancedRouting, routingSettingsOf, ruleRequestId } from './routing-settings';
 import type { RouteRule } from './route-alert';
 
 const str = (description: string) => ({ type: 'string' as const, description });
@@ -65,6 +66,16 @@ export const alertRouteSchema = defineResource({
       },
     },
   },
+  inputOnlyAttributes: {
+    // The hosted API's Terraform provider sends a uuid. At most 100 characters: the router's longest
+    // path parameter (Fastify's maxParamLength), so the status route can be asked about any id taken.
+    request_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      description: 'The id to read where the rule update stands by (GET /v1/alert_routes/{id}/async_rule_creation_status/{request_id}); never stored on the route. Omitted: the X-Request-Id of the request',
+    },
+  },
 });
 
 /**
@@ -99,14 +110,21 @@ export const alertRouteDefinition: ResourceDefinition = {
   // The spec's on-call scopes name alert routing rules (`oc.alert_routing_rules`): routes are their newer form.
   permission: { family: 'alert_routing_rules' },
   rules: {
-    beforeCreate: (input, ctx) => checked(ctx, input, []),
+    /** A create's rules are saved in the request: its rule update is recorded completed under its request id. */
+    async beforeCreate({ request_id, ...input }, ctx) {
+      const route = { ...(await checked(ctx, input, [])), id: randomUUID() };
+      const requestId = ruleRequestId(request_id);
+      if (requestId) await recordRuleUpdate(ctx, route.id, requestId, null);
+      return route;
+    },
     beforeList: (organizationId, db) => requireAdvancedRouting(db, organizationId),
     /**
      * An update needs the advanced alert routing feature. Its rules are checked now (a 422 names
      * every problem) and saved now, or after the answer when the organization asks for it or the
-     * graph is large (docs/alert-routing.md): then the answer shows the rules as they were.
+     * graph is large (docs/alert-routing.md): then the answer shows the rules as they were. Either
+     * way its status is recorded under its request id.
      */
-    async beforeUpdate(current, input, ctx) {
+    async beforeUpdate(current, { request_id, ...input }, ctx) {
       if (isRuleUpdater(ctx.actor)) return checked(ctx, input, null);
       const settings = await routingSettingsOf(ctx.manager, ctx.organizationId);
       await requireAdvancedRouting(ctx.manager, ctx.organizationId, settings);
@@ -114,9 +132,13 @@ export const alertRouteDefinition: ResourceDefinition = {
       const attributes = await checked(ctx, input, storedRules);
       // The spec's count: the rules sent and those already on the route.
       const size = ruleGraphSize(storedRules) + ruleGraphSize((input.rules ?? []) as RouteRule[]);
+      // Deferred or not, the update's status is recorded under its request id (one generated for a deferred update made outside a request).
+      const requestId = ruleRequestId(request_id);
       if ('rules' in attributes && (settings.asynchronous_rule_updates || size > ASYNC_RULE_GRAPH_SIZE)) {
-        await deferRuleUpdate(ctx, String(current.id), attributes.rules);
+        await recordRuleUpdate(ctx, String(current.id), requestId ?? randomUUID(), attributes.rules as unknown[]);
         delete attributes.rules;
+      } else if (requestId) {
+        await recordRuleUpdate(ctx, String(current.id), requestId, null);
       }
       return attributes;
     },

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { JsonApiError, type Queryable } from '@taproot/json-api';
 import { currentRequestMetadata, type EventActor } from '@taproot/messaging';
 import type { WriteContext } from '@taproot/resources';
@@ -40,17 +39,26 @@ export const RULE_UPDATER: EventActor = { kind: 'system', id: 'alert_route_rule_
 export const isRuleUpdater = (actor: EventActor) => actor.kind === RULE_UPDATER.kind && actor.id === RULE_UPDATER.id;
 
 /**
- * Keeps a route's new rules to be saved after the answer, under the request's id (a client's
- * `X-Request-Id`, kept by the API, else the one it generated and answers in `X-Request-Id`): the
- * status is read at `GET /v1/alert_routes/{id}/rule_updates/{request_id}`. A request id used again
- * replaces its earlier update.
+ * The id a route write's rule update is known by (docs/alert-routing.md, "Rule update status"): the
+ * body's `request_id` (the hosted API's Terraform provider sends one), else the request's
+ * `X-Request-Id` (a client's, kept by the API, else the one it generated and answers in
+ * `X-Request-Id`); none outside a request.
  */
-export async function deferRuleUpdate(ctx: WriteContext, routeId: string, rules: unknown): Promise<string> {
-  const requestId = currentRequestMetadata()?.request_id ?? randomUUID();
+export function ruleRequestId(sent: unknown): string | undefined {
+  return typeof sent === 'string' ? sent : (currentRequestMetadata()?.request_id ?? undefined);
+}
+
+/**
+ * Records where a route's rule update stands under `requestId`, in the write's transaction:
+ * `rules` to be saved after the answer (pending, saved by AlertRouteRuleUpdater), or null for a
+ * write saved in the request (completed with it, so a client polling for every write it sent an
+ * id with finds it). The status is read at `GET /v1/alert_routes/{id}/async_rule_creation_status/{request_id}`
+ * (and `.../rule_updates/{request_id}`). A request id used again replaces its earlier update.
+ */
+export async function recordRuleUpdate(ctx: WriteContext, routeId: string, requestId: string, rules: unknown[] | null): Promise<void> {
   await ctx.manager.query(
-    `INSERT INTO alert_route_rule_updates (organization_id, request_id, alert_route_id, rules, status, created_at) VALUES ($1, $2, $3, $4, 'pending', $5)
-     ON CONFLICT (organization_id, request_id) DO UPDATE SET alert_route_id = EXCLUDED.alert_route_id, rules = EXCLUDED.rules, status = 'pending', errors = '[]', created_at = EXCLUDED.created_at, completed_at = NULL`,
-    [ctx.organizationId, requestId, routeId, JSON.stringify(rules), ctx.now],
+    `INSERT INTO alert_route_rule_updates (organization_id, request_id, alert_route_id, rules, status, created_at, completed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (organization_id, request_id) DO UPDATE SET alert_route_id = EXCLUDED.alert_route_id, rules = EXCLUDED.rules, status = EXCLUDED.status, errors = '[]', created_at = EXCLUDED.created_at, completed_at = EXCLUDED.completed_at`,
+    [ctx.organizationId, requestId, routeId, rules && JSON.stringify(rules), rules ? 'pending' : 'completed', ctx.now, rules ? null : ctx.now],
   );
-  return requestId;
 }

@@ -79,20 +79,26 @@ export class AlertRouteRuleUpdater extends ResourceWriteHandler implements OnApp
 interface UpdateRow {
   request_id: string;
   alert_route_id: string;
-  status: string;
-  errors: unknown[];
+  status: 'pending' | 'completed' | 'failed';
+  errors: { detail?: string }[];
   created_at: Date;
   completed_at: Date | null;
 }
 
-/** `GET /v1/alert_routes/{id}/rule_updates/{request_id}`: where a deferred rule update stands (pending, completed, failed with its errors). */
+/** The hosted API's words for a rule update's status (its Terraform provider accepts these three only). */
+const HOSTED_STATUS = { pending: 'pending', completed: 'success', failed: 'error' } as const;
+
+/**
+ * Where the rule update recorded under a request id stands, read by both status routes: the
+ * hosted API's `async_rule_creation_status` (a plain object, as its Terraform provider decodes it)
+ * and Taproot's `rule_updates` (a JSON:API document with each problem's pointer). The update is
+ * the caller's organization's and the route's: any other answers 404.
+ */
 @Controller('v1/alert_routes')
 export class AlertRouteRuleUpdatesController {
   constructor(private readonly dataSource: DataSource) {}
 
-  @Get(':id/rule_updates/:request_id')
-  @RequirePermission('alert_routing_rules', 'read')
-  async status(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('request_id') requestId: string) {
+  private async find(caller: Caller, id: string, requestId: string): Promise<UpdateRow> {
     const [row] = isUuid(id)
       ? ((await this.dataSource.query('SELECT request_id, alert_route_id::text, status, errors, created_at, completed_at FROM alert_route_rule_updates WHERE organization_id = $1 AND alert_route_id = $2 AND request_id = $3', [
           caller.organizationId,
@@ -101,7 +107,22 @@ export class AlertRouteRuleUpdatesController {
         ])) as UpdateRow[])
       : [];
     if (!row) throw JsonApiError.notFound('alert_route_rule_updates', requestId);
-    const { request_id, created_at, completed_at, ...attributes } = row;
+    return row;
+  }
+
+  /** `{"status": "success" | "pending" | "error", "error": "..."}`, the error the problems' details. */
+  @Get(':id/async_rule_creation_status/:request_id')
+  @RequirePermission('alert_routing_rules', 'read')
+  async hostedStatus(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('request_id') requestId: string) {
+    const { status, errors } = await this.find(caller, id, requestId);
+    return status === 'failed' ? { status: HOSTED_STATUS[status], error: errors.map((e) => e.detail).join('; ') } : { status: HOSTED_STATUS[status] };
+  }
+
+  /** The same update as a JSON:API resource: pending, completed, or failed with its errors. */
+  @Get(':id/rule_updates/:request_id')
+  @RequirePermission('alert_routing_rules', 'read')
+  async status(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('request_id') requestId: string) {
+    const { request_id, created_at, completed_at, ...attributes } = await this.find(caller, id, requestId);
     return { data: { id: request_id, type: 'alert_route_rule_updates', attributes: { ...attributes, created_at: created_at.toISOString(), completed_at: completed_at?.toISOString() ?? null } } };
   }
 }

@@ -22,6 +22,7 @@ export const INBOUND_MEDIA_TYPES: InboundMediaTypes = {
     return route !== undefined && mediaType !== undefined && MEDIA_TYPES[route].includes(mediaType);
   },
   raw: { mediaTypes: RAW_EMAIL_MEDIA_TYPES, bodyLimit: RAW_EMAIL_BODY_LIMIT },
-  // `GET /v1/alerts/receipts/{id}` answers the reference's plain `receipt` object as `application/json`.
-  plainJson: /^\/v1\/alerts\/receipts\/[^/?#]+(?:[?#]|$)/,
+  // Plain `application/json` answers: `GET /v1/alerts/receipts/{id}`, the reference's `receipt` object, and
+  // `GET /v1/alert_routes/{id}/async_rule_creation_status/{request_id}`, the hosted API's status object.
+  plainJson: /^\/v1\/(?:alerts\/receipts|alert_routes\/[^/?#]+\/async_rule_creation_status)\/[^/?#]+(?:[?#]|$)/,
 };

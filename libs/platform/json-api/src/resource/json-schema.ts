@@ -90,9 +90,9 @@ export function attributeJsonSchema(def: AttributeDef, mode: AttributesMode): Js
 
 /**
  * The `attributes` object of a resource.
- * - `create` / `update`: only what a client may write (see `isInputAttribute`), closed with
- *   `additionalProperties: false`; `required` only in create mode.
- * - `output`: every declared attribute; `required` lists the attributes always present and never
+ * - `create` / `update`: only what a client may write (see `isInputAttribute`), the input-only
+ *   attributes too, closed with `additionalProperties: false`; `required` only in create mode.
+ * - `output`: every declared attribute (never an input-only one); `required` lists the attributes always present and never
  *   null: `created_at`, `updated_at` and the non-nullable `required: true` ones (as the
  *   reference's `service` does).
  */
@@ -105,6 +105,13 @@ export function attributesSchema(schema: ResourceSchema, mode: AttributesMode): 
       const alwaysPresent = name === 'created_at' || name === 'updated_at' || def.required === true;
       if (alwaysPresent && !def.nullable) required.push(name);
     } else if (isInputAttribute(name, def, mode)) {
+      properties[name] = attributeJsonSchema(def, mode);
+      if (mode === 'create' && def.required) required.push(name);
+    }
+  }
+  if (mode !== 'output') {
+    for (const [name, def] of Object.entries(schema.inputOnlyAttributes ?? {})) {
+      if (!isInputAttribute(name, def, mode)) continue;
       properties[name] = attributeJsonSchema(def, mode);
       if (mode === 'create' && def.required) required.push(name);
     }

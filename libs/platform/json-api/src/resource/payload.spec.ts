@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { JsonApiError } from '../errors/json-api-error';
+import { attributesSchema } from './json-schema';
 import { parseResourcePayload } from './payload';
 import { defineResource, type AttributeDef } from './resource-schema';
 
@@ -349,6 +350,50 @@ describe('parseResourcePayload', () => {
       const first = parseResourcePayload(schema, doc({ name: 'x' }), 'create').attributes.tags as string[];
       first.push('mutated');
       expect(parseResourcePayload(schema, doc({ name: 'y' }), 'create').attributes.tags).toEqual([]);
+    });
+  });
+
+  describe('input-only attributes (inputOnlyAttributes)', () => {
+    const tickets = () =>
+      defineResource({
+        type: 'tickets',
+        singular: 'ticket',
+        path: '/v1/tickets',
+        readTable: 'tickets_read',
+        defaultSort: 'created_at',
+        operations: ['create', 'update'],
+        attributes: { name: { type: 'string', required: true } },
+        inputOnlyAttributes: { request_id: { type: 'string', minLength: 1, maxLength: 8 } },
+      });
+
+    test('accepted on create and update and returned with the attributes', () => {
+      assert.deepEqual(parseResourcePayload(tickets(), doc({ name: 'x', request_id: 'r1' }, 'tickets'), 'create').attributes, { name: 'x', request_id: 'r1' });
+      assert.deepEqual(parseResourcePayload(tickets(), doc({ request_id: 'r2' }, 'tickets'), 'update').attributes, { request_id: 'r2' });
+    });
+
+    test('validated as declared: a 422 names the member, with the other problems', () => {
+      for (const request_id of ['', 'x'.repeat(9), 42, null]) {
+        const error = failure(() => parseResourcePayload(tickets(), doc({ request_id }, 'tickets'), 'create'));
+        assert.deepEqual(
+          error.errors.map((e) => e.source?.pointer).sort(),
+          ['/data/attributes/name', '/data/attributes/request_id'],
+          JSON.stringify(request_id),
+        );
+      }
+    });
+
+    test('in the request schemas, never in the answer', () => {
+      for (const mode of ['create', 'update'] as const) assert.ok('request_id' in (attributesSchema(tickets(), mode).properties as object), mode);
+      assert.ok(!('request_id' in (attributesSchema(tickets(), 'output').properties as object)));
+    });
+
+    test('a declaration that would store, list or hide one, or that shadows an attribute, is refused', () => {
+      const declare = (name: string, def: AttributeDef) => () => defineResource({ ...tickets(), inputOnlyAttributes: { [name]: def } });
+      assert.throws(declare('name', { type: 'string' }), /input-only attribute name hides an attribute/);
+      assert.throws(declare('created_at', { type: 'string' }), /hides an attribute/);
+      for (const def of [{ default: 'x' }, { filter: true }, { sortable: true }, { column: 'c' }, { sensitive: 'write-only' as const }]) {
+        assert.throws(declare('request_id', { type: 'string', ...def }), /is never stored/, JSON.stringify(def));
+      }
     });
   });
 });

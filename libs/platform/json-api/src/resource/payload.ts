@@ -39,6 +39,12 @@ function textIds(def: AttributeDef, value: unknown): unknown {
   return def.type === 'array' ? (Array.isArray(value) ? value.map(inObject) : value) : inObject(value);
 }
 
+/** An input-only attribute (`ResourceSchema.inputOnlyAttributes`), if `name` is one. */
+function inputOnlyOf(schema: ResourceSchema, name: string): AttributeDef | undefined {
+  const inputs = schema.inputOnlyAttributes;
+  return inputs && Object.hasOwn(inputs, name) ? inputs[name] : undefined;
+}
+
 function badBody(detail: string): JsonApiError {
   return JsonApiError.of(400, 'Invalid request body', detail, 'INVALID_REQUEST_BODY', { pointer: '' });
 }
@@ -122,6 +128,7 @@ function issuesOf(errors: AjvError[]): Issue[] {
  * - Server-owned attributes (`id`, `created_at`, `updated_at`), output-only ones
  *   (`writable: false`) and create-only ones on update are dropped silently.
  * - Derived attributes (`derivedFrom`, e.g. `slug`) are dropped with a warning.
+ * - Input-only attributes (`inputOnlyAttributes`) are validated and returned with the others.
  * - Undeclared attributes and schema violations: one 422 listing every problem
  *   (`UNKNOWN_ATTRIBUTE`, `REQUIRED_ATTRIBUTE`, `INVALID_ATTRIBUTE`), each with
  *   `source.pointer` `/data/attributes/...`.
@@ -169,7 +176,7 @@ export function parseResourcePayload(schema: ResourceSchema, body: unknown, mode
   const issues: Issue[] = [];
   for (const [name, value] of Object.entries(data.attributes)) {
     if (SERVER_OWNED_ATTRIBUTES.includes(name)) continue;
-    const def = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
+    const def = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : inputOnlyOf(schema, name);
     if (!def) {
       issues.push({ attribute: encodeSegment(name), detail: `${name} is not an attribute of ${schema.type}`, code: 'UNKNOWN_ATTRIBUTE' });
     } else if (def.derivedFrom) {

@@ -176,6 +176,14 @@ export interface ResourceSchema {
   /** Read model table the list and get queries read. */
   readTable: string;
   attributes: Record<string, AttributeDef>;
+  /**
+   * Members a create or update body may carry that are never stored nor answered (an alert
+   * route's `request_id`, the key its rule update's status is read by): validated as attributes
+   * are (a 422 names them), handed with the attributes to the definition's rules, which act on
+   * them; the writer stores `attributes` only. The OpenAPI document lists them in the request
+   * bodies, never in the answers.
+   */
+  inputOnlyAttributes?: Record<string, AttributeDef>;
   relationships?: Record<string, RelationshipDef>;
   /** Default sort when the client gives none (spec, Jun 15 2026: ascending). */
   defaultSort: string;
@@ -227,6 +235,7 @@ export function defineResource<S extends ResourceSchema>(schema: S): S {
   // REDACTED replaces the value: only a string keeps its declared type (and its event contract).
   const sensitive = Object.entries(schema.attributes).find(([, def]) => def.sensitive && def.type !== 'string');
   if (sensitive) throw new Error(`${schema.type}: the sensitive attribute ${sensitive[0]} must be a string`);
+  if (schema.inputOnlyAttributes) checkInputOnly(schema, schema.inputOnlyAttributes);
   return {
     ...schema,
     attributes: { ...schema.attributes, ...TIMESTAMP_ATTRIBUTES },
@@ -249,6 +258,14 @@ function checkParent(schema: ResourceSchema, parent: ParentDef): void {
   // A page's order and cursors are the record's own columns.
   const sorted = Object.entries(parent.attributes ?? {}).find(([, def]) => def.sortable);
   if (sorted) throw new Error(`${schema.type}: the parent attribute ${sorted[0]} filters, it does not sort`);
+}
+
+function checkInputOnly(schema: ResourceSchema, inputs: Record<string, AttributeDef>): void {
+  const clash = Object.keys(inputs).find((name) => name in schema.attributes || name in TIMESTAMP_ATTRIBUTES || name === 'id');
+  if (clash) throw new Error(`${schema.type}: the input-only attribute ${clash} hides an attribute`);
+  // Nothing stores, lists or fills them: a declaration saying otherwise would be a promise unkept.
+  const stored = Object.entries(inputs).find(([, def]) => def.default !== undefined || def.column || def.filter || def.sortable || def.searchable || def.alwaysStored || def.derivedFrom || def.virtual || def.sensitive);
+  if (stored) throw new Error(`${schema.type}: the input-only attribute ${stored[0]} is never stored: no default, column, filter, sort, search, derivation or sensitivity`);
 }
 
 function checkListFilters(schema: ResourceSchema, filters: Record<string, AttributeDef>): void {
