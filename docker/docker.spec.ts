@@ -934,6 +934,18 @@ test('k8s: pods run as non-root with a read-only root filesystem and a writable 
   }
 });
 
+test('k8s: the api trusts the auth app it is deployed with (OAuth tokens, status page sign-in)', () => {
+  const config = ofKind('ConfigMap').find((c) => c.metadata.name === 'taproot-config')!.data;
+  for (const key of ['PUBLIC_URL', 'AUTH_ISSUER', 'OAUTH_ISSUER', 'OAUTH_AUDIENCE', 'OAUTH_JWKS_URL']) assert.ok(URL.canParse(config[key]), `${key} is a URL`);
+  assert.equal(config.OAUTH_ISSUER, config.AUTH_ISSUER, 'the api accepts tokens of the auth app it runs with');
+  assert.equal(config.OAUTH_AUDIENCE, config.PUBLIC_URL, 'the auth app issues tokens for the api (audience PUBLIC_URL)');
+  const auth = ofKind('Service').find((s) => s.metadata.name === 'auth')!;
+  const jwks = new URL(config.OAUTH_JWKS_URL);
+  assert.equal(jwks.hostname.split('.')[0], 'auth', 'signing keys are read from the auth Service');
+  assert.equal(Number(jwks.port), auth.spec.ports[0].port, "the auth Service's port");
+  assert.equal(jwks.pathname, '/oauth/discovery/keys');
+});
+
 test('k8s: env comes from taproot-config and taproot-secrets; service links cannot shadow app settings', () => {
   const configMaps = ofKind('ConfigMap');
   const config = configMaps.find((c) => c.metadata.name === 'taproot-config');
