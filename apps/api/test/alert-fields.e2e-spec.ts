@@ -177,6 +177,34 @@ describe('alert fields', () => {
     assert.equal(w.mailsTo(eu.email).length, 1);
   });
 
+  test("the Terraform provider's documented templates {{ alert.title }} and {{ alert.severity }}: the alert's title, an unknown name empty", async () => {
+    const [title, description] = [await fieldOfKind('title'), await fieldOfKind('description')];
+    const severity = await customField('Severity');
+    // The provider's body (its documented alert_route example, the title field found by kind).
+    const res = await w.send('POST', '/v1/alert_sources', {
+      data: {
+        type: 'alert_sources',
+        attributes: {
+          alert_source_fields_attributes: [
+            { alert_field_id: title.id, template_body: '{{ alert.title }}' },
+            { alert_field_id: severity, template_body: '{{ alert.severity }}' },
+            { alert_field_id: description.id, template_body: '{{ alert.status }} from {{ alert.source }}: {{ alert.title }} ({{ alert.data.region }})' },
+          ],
+          deduplication_key_kind: 'payload',
+          name: unique('tf source'),
+          source_type: 'generic_webhook',
+        },
+      },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const source = { path: `/v1/alert_sources/${res.body.data.id}/alerts`, secret: res.body.data.attributes.secret as string };
+    const alert = await ingested(source, { title: 'db1 down', region: 'eu-west-1' });
+    assert.equal(alert.attributes.summary, 'db1 down', "{{ alert.title }} is the mapper's title");
+    assert.equal(alert.attributes.description, 'triggered from generic_webhook: db1 down (eu-west-1)');
+    const values = (await w.send('GET', `/v1/alerts/${alert.id}`)).body.data.attributes.alert_field_values as { alert_field_id: string; value: string }[] | undefined;
+    assert.equal((values ?? []).some((v) => v.alert_field_id === severity), false, 'an unknown name renders empty, and an empty value is no value');
+  });
+
   test("another organization's fields answer 404 and are refused in alert sources; bad templates answer 422", async () => {
     const foreign = await fieldOfKind('title', w.other.token);
     assert.equal((await w.send('GET', `/v1/alert_fields/${foreign.id}`)).status, 404);

@@ -31,6 +31,15 @@ describe('templates', () => {
     assert.equal(unsupportedLiquid('{% if alert.data.a %}x{% endif %}'), '{% if alert.data.a %}');
   });
 
+  test("an alert field's template reads the alert being built: {{ alert.<name> }}, an unknown name empty (as Liquid)", () => {
+    const alert = { title: 'db1 down', status: 'triggered' };
+    assert.equal(renderTemplate(compileTemplate('t', '[{{ alert.status }}] {{alert.title}}: {{ alert.severity }}/{{ alert.data.region }}', true), payload, alert), '[triggered] db1 down: /eu-west-1');
+    assert.equal(renderTemplate(compileTemplate('t', '{{ alert.title }}'), payload, alert), '{{ alert.title }}', 'other templates keep it as text');
+    assert.equal(unsupportedLiquid('{{ alert.title }} {{ alert.severity }}', true), null);
+    assert.equal(unsupportedLiquid('{{ alert.title | upcase }}', true), '{{ alert.title | upcase }}');
+    assert.equal(unsupportedLiquid('{{ alert.labels.team }}', true), '{{ alert.labels.team }}');
+  });
+
   test('a bad path throws IngestionError naming the field', () => {
     assert.throws(() => compileTemplate('alert_source_fields_attributes[0].template_body', 'x {{ $..a }}'), { name: 'IngestionError', field: 'alert_source_fields_attributes[0].template_body' });
   });
@@ -86,7 +95,7 @@ describe('alert source fields applied to a draft', () => {
 
   test('validation names each problem by its attribute path', () => {
     const problems = validateAlertSourceFields({
-      alert_source_fields_attributes: [{ alert_field_id: TITLE, template_body: '$.ok' }, { template_body: '$.a' }, { alert_field_id: REGION, template_body: '$[' }, { alert_field_id: REGION, template_body: '{{ alert.data.a | upcase }}' }, { alert_field_id: REGION, template_body: '{{ alert.status }}' }],
+      alert_source_fields_attributes: [{ alert_field_id: TITLE, template_body: '$.ok' }, { template_body: '$.a' }, { alert_field_id: REGION, template_body: '$[' }, { alert_field_id: REGION, template_body: '{{ alert.data.a | upcase }}' }, { alert_field_id: REGION, template_body: '{{ alert.labels.team }}' }],
     });
     assert.deepEqual(problems.map((p) => p.field), [1, 2, 3, 4].map((i) => `alert_source_fields_attributes[${i}].${i === 1 ? 'alert_field_id' : 'template_body'}`));
   });
