@@ -1,8 +1,10 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { ianaZoneOf } from '@taproot/config';
+import { IANAZone } from 'luxon';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
-import { validateAgainstReference } from '../test/support/openapi-ajv';
+import { referenceValidator, validateAgainstReference } from '../test/support/openapi-ajv';
 
 type Resource = { id: string; type: string; attributes: Record<string, unknown> };
 
@@ -11,7 +13,8 @@ type Resource = { id: string; type: string; attributes: Record<string, unknown> 
  * enum and its `filter[team_ids]` (reference.conformance-spec.ts walks the plain routes): the
  * answers are `escalation_policy_list` and `escalation_policy_response`, and each included record
  * has the attributes of its own reference schema (levels `escalation_policy_level`, paths
- * `escalation_policy_path`, teams `team`, services `service`).
+ * `escalation_policy_path`, teams `team`, services `service`). And every time zone name of the
+ * reference's enums (Rails and IANA names) is taken where it lists them and answered as sent.
  */
 describe('escalation policies with include and filter[team_ids] conform to the reference', () => {
   let api: TestApi;
@@ -66,5 +69,30 @@ describe('escalation policies with include and filter[team_ids] conform to the r
     const bad = await api.request('GET', `/v1/escalation_policies/${policy}?include=owners`, { token: org.token });
     assert.equal(bad.status, 400);
     validateAgainstReference('errors_list', bad.body, 'GET /v1/escalation_policies/{id}?include=owners');
+  });
+
+  test("every time zone name of the reference's enums (Rails and IANA names) is taken on business_hours, time_restriction_time_zone and a deferral window, answered as sent, and denotes a zone Luxon knows", async () => {
+    const schemas = referenceValidator().document.components?.schemas as Record<string, { properties: Record<string, { properties?: Record<string, { enum?: string[] }>; enum?: string[]; items?: { oneOf: { properties: Record<string, { enum?: string[] }> }[] } }> }>;
+    const hoursZones = schemas.escalation_policy.properties.business_hours.properties!.time_zone.enum!;
+    const pathZones = schemas.escalation_policy_path.properties.time_restriction_time_zone.enum!;
+    const windowZones = schemas.escalation_policy_path.properties.rules.items!.oneOf.map((rule) => rule.properties.time_zone?.enum).find(Boolean)!;
+    assert.ok(hoursZones.includes('International Date Line West') && hoursZones.includes('Etc/UTC'), 'the enum mixes Rails and IANA names');
+    for (const zones of [pathZones, windowZones]) assert.deepEqual(zones, hoursZones);
+    for (const name of hoursZones) assert.ok(IANAZone.isValidZone(ianaZoneOf(name) ?? ''), `${name} denotes no zone Luxon knows`);
+
+    const put = async (url: string, type: string, attributes: Record<string, unknown>) => {
+      const res = await api.request('PUT', url, { token: org.token, body: { data: { type, attributes } } });
+      assert.equal(res.status, 200, `${url} ${JSON.stringify(attributes)}: ${JSON.stringify(res.body)}`);
+      return res.body.data.attributes as Record<string, unknown>;
+    };
+    const policy = await post('/v1/escalation_policies', 'escalation_policies', { name: `Policy ${randomUUID()}` });
+    const path = await post(`/v1/escalation_policies/${policy}/escalation_paths`, 'escalation_paths', { name: 'Nights', path_type: 'deferral', after_deferral_behavior: 're_evaluate' });
+    for (const name of hoursZones) {
+      const hours = { days: ['M'], start_time: '09:00', end_time: '17:00', time_zone: name };
+      assert.deepEqual((await put(`/v1/escalation_policies/${policy}`, 'escalation_policies', { business_hours: hours })).business_hours, hours, name);
+      const window = { rule_type: 'deferral_window', time_zone: name, time_blocks: [{ monday: true, start_time: '22:00', end_time: '06:00' }] };
+      const answered = await put(`/v1/escalation_paths/${path}`, 'escalation_paths', { time_restriction_time_zone: name, rules: [window] });
+      assert.deepEqual([answered.time_restriction_time_zone, answered.rules], [name, [window]], name);
+    }
   });
 });

@@ -188,6 +188,37 @@ describe('escalation policies (teams and services using them, business hours) an
     ]);
   });
 
+  test("Rails zone names of the reference's enums are taken on business hours, time restrictions and deferral windows, answered as sent; an unknown name is a 422 naming the field", async () => {
+    const [dateLine, eastern] = ['International Date Line West', 'Eastern Time (US & Canada)'];
+    const hours = (time_zone: string) => ({ days: ['M', 'F'], start_time: '09:00', end_time: '17:00', time_zone });
+    const made = created(await send('POST', '/v1/escalation_policies', policy({ name: unique('Rails zones'), business_hours: hours(dateLine) })));
+    assert.deepEqual(made.attributes.business_hours, hours(dateLine));
+    const moved = await send('PUT', `/v1/escalation_policies/${made.id}`, policy({ business_hours: hours(eastern) }));
+    assert.deepEqual([moved.status, moved.body.data.attributes.business_hours], [200, hours(eastern)]);
+    assert.deepEqual((await send('GET', `/v1/escalation_policies/${made.id}`)).body.data.attributes.business_hours, hours(eastern));
+
+    const restrictions = [{ start_day: 'monday', start_time: '09:00', end_day: 'friday', end_time: '17:00' }];
+    const window = (time_zone: string) => ({ rule_type: 'deferral_window', time_zone, time_blocks: [{ monday: true, start_time: '22:00', end_time: '06:00' }] });
+    const escalation = await newPath(made.id, { time_restrictions: restrictions, time_restriction_time_zone: dateLine });
+    assert.equal(escalation.attributes.time_restriction_time_zone, dateLine);
+    const deferral = await newPath(made.id, { path_type: 'deferral', rules: [window(eastern)], after_deferral_behavior: 're_evaluate', time_restriction_time_zone: eastern });
+    assert.deepEqual([deferral.attributes.rules, deferral.attributes.time_restriction_time_zone], [[window(eastern)], eastern]);
+    const swapped = await send('PUT', `/v1/escalation_paths/${deferral.id}`, path({ rules: [window(dateLine)], time_restriction_time_zone: dateLine }));
+    assert.deepEqual([swapped.status, swapped.body.data.attributes.rules, swapped.body.data.attributes.time_restriction_time_zone], [200, [window(dateLine)], dateLine]);
+    const again = (await send('GET', `/v1/escalation_paths/${escalation.id}`)).body.data.attributes;
+    assert.deepEqual([again.time_restriction_time_zone, again.time_restrictions], [dateLine, restrictions]);
+
+    // A Rails name is matched as written: another case or a made-up one is refused, naming the field, and nothing changes.
+    const refusedPolicy = await send('PUT', `/v1/escalation_policies/${made.id}`, policy({ business_hours: hours('eastern time (us & canada)') }));
+    assert.deepEqual([refusedPolicy.status, pointers(refusedPolicy), errorCodes(refusedPolicy)[0].split('/')[1]], [422, ['/data/attributes/business_hours/time_zone'], 'INVALID_TIME_ZONE']);
+    assert.match(refusedPolicy.body.errors[0].detail, /time_zone must be an IANA time zone name .* or a Rails time zone name/);
+    const refusedPath = await send('PUT', `/v1/escalation_paths/${deferral.id}`, path({ rules: [window('Atlantis')], time_restriction_time_zone: 'Eastern Time' }));
+    assert.deepEqual([refusedPath.status, pointers(refusedPath)], [422, ['/data/attributes/rules/0/time_zone', '/data/attributes/time_restriction_time_zone']]);
+    assert.deepEqual((await send('GET', `/v1/escalation_policies/${made.id}`)).body.data.attributes.business_hours, hours(eastern));
+    const kept = (await send('GET', `/v1/escalation_paths/${deferral.id}`)).body.data.attributes;
+    assert.deepEqual([kept.rules, kept.time_restriction_time_zone], [[window(dateLine)], dateLine]);
+  });
+
   test("another organization's policy and paths answer 404; deleting a policy deletes its paths, each with its event", async () => {
     const theirPolicy = await newPolicy(other.token);
     const theirs = created(await send('POST', `/v1/escalation_policies/${theirPolicy}/escalation_paths`, path({ name: 'Theirs' }), other.token));

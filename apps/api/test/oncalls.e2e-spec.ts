@@ -118,6 +118,8 @@ describe('on-calls of escalation policies', () => {
       zoned.data.map((d) => [Date.parse(String(d.attributes.starts_at)), Date.parse(String(d.attributes.ends_at))]),
       all.data.map((d) => [Date.parse(String(d.attributes.starts_at)), Date.parse(String(d.attributes.ends_at))]),
     );
+    // A Rails name is the IANA zone it denotes: Asia/Kolkata's.
+    assert.deepEqual((await oncalls(`${both}&time_zone=${encodeURIComponent('New Delhi')}`)).data, zoned.data);
   });
 
   test('bad parameters are a 400 naming the parameter', async () => {

@@ -76,6 +76,16 @@ describe('shifts of schedules', () => {
     assert.deepEqual(again.data.map((s) => s.id), body.data.map((s) => s.id), 'a shift keeps its id');
   });
 
+  test("a rotation in a Rails-named zone is answered as sent and hands off in the IANA zone it denotes", async () => {
+    const eastern = 'Eastern Time (US & Canada)';
+    const { scheduleId, rotationId } = await weeklyScheduleOf(api, org.token, { members: [alice, bob], owner: alice, timeZone: eastern });
+    assert.equal((await send('GET', `/v1/schedule_rotations/${rotationId}`)).body.data.attributes.time_zone, eastern);
+    const { from, to } = ahead();
+    const shifts = (await shiftsOf(`/v1/schedules/${scheduleId}/shifts?from=${from}&to=${to}&page[size]=100`)).data.map((s) => s.attributes);
+    assert.ok(shifts.length >= 4, `${shifts.length} shifts`);
+    for (const s of shifts) assert.equal(newYork(String(s.starts_at)), 'Mon 09:00', String(s.starts_at));
+  });
+
   test('an override splits the shift it lands in; includes answer the user, the assignee and the override', async () => {
     const { scheduleId } = await weeklySchedule([alice, bob]);
     const { from, to } = ahead();

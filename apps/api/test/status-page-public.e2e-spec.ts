@@ -100,6 +100,15 @@ describe('the public status page (HTML, JSON, Atom)', () => {
     assert.ok(Buffer.byteLength(body) < 20_000, `${Buffer.byteLength(body)} bytes`);
   });
 
+  test('a page in a Rails-named zone is answered as sent and shows its times in the IANA zone it denotes', async () => {
+    const page = await newPage({ time_zone: 'Tokyo' });
+    assert.equal(page.attributes.time_zone, 'Tokyo');
+    const res = await get(`/status/${page.attributes.slug}`);
+    assert.equal(res.status, 200, String(res.body));
+    // Asia/Tokyo: the footer's last change is written at UTC+9.
+    assert.match(res.body, /Last updated <time datetime="[^"]+Z">[^<]+ GMT\+9<\/time>/);
+  });
+
   test('resolved incidents and completed maintenance leave the page; with every component operational it says the success message; no uptime line without show_uptime', async () => {
     const page = await newPage({ success_message: 'All good here', show_uptime: false, section_order: ['incidents', 'system_status', 'maintenance'] });
     await component(page.id, { name: 'API', status: 'under_maintenance' });

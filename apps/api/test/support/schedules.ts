@@ -5,9 +5,14 @@ const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { ty
 
 /**
  * A schedule named `name` (made unique) owned by `owner`, with a weekly rotation "Weekly" handing
- * off on Mondays at 09:00 New York time and `members` in that order.
+ * off on Mondays at 09:00 New York time (`timeZone`: America/New_York, or a name denoting it) and
+ * `members` in that order.
  */
-export async function weeklySchedule(api: TestApi, token: string, opts: { members: number[]; owner: number; name?: string }): Promise<{ scheduleId: string; rotationId: string }> {
+export async function weeklySchedule(
+  api: TestApi,
+  token: string,
+  opts: { members: number[]; owner: number; name?: string; timeZone?: string },
+): Promise<{ scheduleId: string; rotationId: string }> {
   const send = (path: string, body: unknown) => api.request('POST', path, { token, body });
   const scheduleId = created(await send('/v1/schedules', doc('schedules', { name: unique(opts.name ?? 'Primary'), owner_user_id: opts.owner }))).id as string;
   const rotation = created(
@@ -17,7 +22,7 @@ export async function weeklySchedule(api: TestApi, token: string, opts: { member
         name: 'Weekly',
         schedule_rotationable_type: 'ScheduleWeeklyRotation',
         schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' },
-        time_zone: 'America/New_York',
+        time_zone: opts.timeZone ?? 'America/New_York',
       }),
     ),
   );

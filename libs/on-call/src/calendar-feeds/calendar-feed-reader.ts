@@ -1,3 +1,4 @@
+import { ianaZoneOf } from '@taproot/config';
 import { hashToken } from '@taproot/auth';
 import { userRecords } from '@taproot/identity';
 import type { Queryable, ResourceObject } from '@taproot/json-api';
@@ -35,12 +36,13 @@ interface VersionZone {
 
 /**
  * The zone of the rotation version a shift was computed with (shifts are cut where versions
- * change, so one version holds the whole shift), with the rotation's current name.
+ * change, so one version holds the whole shift), with the rotation's current name. A Rails zone
+ * name is told as the IANA zone it denotes: the one calendar clients know (X-WR-TIMEZONE).
  */
 function rotationOf(versions: VersionZone[], shift: Shift): { name: string; timeZone: string } | null {
   if (shift.rotation_id === null) return null;
   const inForce = versions.filter((v) => v.rotation_id === shift.rotation_id && (v.effective_from === null || v.effective_from.toISOString() <= shift.starts_at)).at(-1);
-  return { name: inForce?.name ?? 'deleted rotation', timeZone: inForce?.time_zone ?? 'Etc/UTC' };
+  return { name: inForce?.name ?? 'deleted rotation', timeZone: ianaZoneOf(inForce?.time_zone ?? 'Etc/UTC') ?? 'Etc/UTC' };
 }
 
 /**

@@ -37,7 +37,7 @@ export const RULE: AttributeDef['items'] = {
     fieldable_type: { type: 'string', description: 'The type of the fieldable, e.g. AlertField (field)' },
     fieldable_id: { type: 'string', description: 'The ID of the alert field (field)' },
     service_ids: ids('Service ids for which this escalation path should be used (service)'),
-    time_zone: { type: 'string', description: 'IANA time zone of the deferral window (deferral_window)' },
+    time_zone: { type: 'string', description: 'Time zone of the deferral window (deferral_window): an IANA or a Rails name, answered as sent' },
     time_blocks: {
       type: 'array',
       description: 'Time windows during which alerts are deferred (deferral_window)',

@@ -43,7 +43,7 @@ export const escalationPathSchema = defineResource({
       description: "Minutes after which an alert acknowledged while paging on this path is triggered again; null: the alert urgency's (spec: paths expose retrigger_timeout_minutes)",
     },
     rules: { type: 'array', default: [], items: RULE, description: 'Escalation path conditions; the members a rule needs depend on its rule_type' },
-    time_restriction_time_zone: { type: 'string', nullable: true, description: 'IANA time zone used for time restrictions' },
+    time_restriction_time_zone: { type: 'string', nullable: true, description: 'Time zone used for time restrictions and working_hour rules: an IANA or a Rails name, answered as sent' },
     time_restrictions: {
       type: 'array',
       default: [],

@@ -50,7 +50,7 @@ export const escalationPolicySchema = defineResource({
         days: { type: 'array', nullable: true, items: { type: 'string', enum: BUSINESS_DAYS }, description: 'Business days' },
         start_time: { type: 'string', nullable: true, description: 'Start time for business hours (HH:MM)' },
         end_time: { type: 'string', nullable: true, description: 'End time for business hours (HH:MM)' },
-        time_zone: { type: 'string', nullable: true, description: 'IANA time zone of the business hours' },
+        time_zone: { type: 'string', nullable: true, description: 'Time zone of the business hours: an IANA or a Rails name, answered as sent' },
       },
     },
     created_by_user_id: { type: 'integer', nullable: true, writable: false, filter: ['eq', 'in'], description: 'User who created the escalation policy; null for a key without a user' },

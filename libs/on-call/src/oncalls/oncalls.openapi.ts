@@ -57,7 +57,7 @@ export const ONCALLS_OPENAPI = {
           query('since', { type: 'string' }, 'Start of the window (ISO 8601); default now'),
           query('until', { type: 'string' }, 'End of the window (ISO 8601); default since; at most 366 days after it'),
           query('earliest', { type: 'boolean' }, 'Only who is on call first at each level'),
-          query('time_zone', { type: 'string' }, 'An IANA time zone name: starts_at and ends_at are written with its offset (default UTC)'),
+          query('time_zone', { type: 'string' }, 'An IANA time zone name (or a Rails name): starts_at and ends_at are written with its offset (default UTC)'),
           ...['escalation_policy_ids', 'schedule_ids', 'user_ids', 'service_ids', 'group_ids', 'notification_types'].map((name) =>
             query(`filter[${name}]`, { type: 'string' }, `Comma-separated ${name.replace(/_/g, ' ')}`),
           ),

@@ -208,6 +208,19 @@ describe('choosePath: time restrictions', () => {
     expect(restricted('2026-12-04T22:00:00Z', businessDays, 'America/New_York')).toBe(false);
   });
 
+  test("ranges in a Rails-named zone (the reference's enum, the Terraform provider's default) are read in the IANA zone it denotes", () => {
+    const businessDays = [{ start_day: 'monday', start_time: '09:00', end_day: 'friday', end_time: '17:00' }] as PlanPath['time_restrictions'];
+    // America/New_York: Monday 09:00 EST is 14:00 UTC.
+    expect(restricted('2026-11-30T13:59:00Z', businessDays, 'Eastern Time (US & Canada)')).toBe(false);
+    expect(restricted('2026-11-30T14:00:00Z', businessDays, 'Eastern Time (US & Canada)')).toBe(true);
+    // Etc/GMT+12 (UTC-12): Monday 00:00 to 01:00 there is Monday 12:00 to 13:00 UTC.
+    const mondayMorning = [{ start_day: 'monday', start_time: '00:00', end_day: 'monday', end_time: '01:00' }] as PlanPath['time_restrictions'];
+    expect(restricted('2026-11-30T12:30:00Z', mondayMorning, 'International Date Line West')).toBe(true);
+    expect(restricted('2026-11-30T00:30:00Z', mondayMorning, 'International Date Line West')).toBe(false);
+    const working = (at: string) => takes([{ rule_type: 'working_hour', within_working_hour: true }], facts(), new Date(at), { time_restriction_time_zone: 'Eastern Time (US & Canada)' });
+    expect([working('2026-11-30T14:30:00Z'), working('2026-11-30T10:30:00Z')]).toEqual([true, false]);
+  });
+
   test('a path matching its rules outside its ranges is passed over', () => {
     const chosen = choosePath(
       plan(path('fallback', { default: true, position: 0 }), path('weekend', { position: 1, rules: [{ rule_type: 'alert_urgency', urgency_ids: ['high'] }], time_restrictions: [weekend] })),
@@ -280,6 +293,13 @@ describe('deferral paths', () => {
     expect(until(parisEvenings, '2026-06-01T16:30:00.000Z')).toBe('2026-06-01T20:00:00.000Z'); // 18:30 in Paris (UTC+2)
     const always = [window([{ ...weekdays, saturday: true, sunday: true, all_day: true }])];
     expect(until(always, '2026-11-30T12:00:00.000Z')).toBe('2026-12-07T12:00:00.000Z');
+  });
+
+  test('a window in a Rails-named zone is read in the IANA zone it denotes (DST included)', () => {
+    const newYorkEvenings = [window([{ ...weekdays, start_time: '18:00', end_time: '22:00' }], 'Eastern Time (US & Canada)')];
+    expect(until(newYorkEvenings, '2026-11-30T23:30:00.000Z')).toBe('2026-12-01T03:00:00.000Z'); // 18:30 in New York (UTC-5)
+    expect(until(newYorkEvenings, '2026-06-01T22:30:00.000Z')).toBe('2026-06-02T02:00:00.000Z'); // 18:30 in New York (UTC-4)
+    expect(until(newYorkEvenings, '2026-11-30T18:30:00.000Z')).toBeNull(); // 13:30 there
   });
 
   test('choosePath takes a deferral path when its rules match and a window holds the alert, else goes on down the paths', () => {

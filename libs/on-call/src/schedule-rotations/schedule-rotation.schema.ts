@@ -36,7 +36,7 @@ export const scheduleRotationSchema = defineResource({
         shift_length_unit: { type: 'string', enum: ['hours', 'days', 'weeks'], description: 'Shift length unit of a custom rotation' },
       },
     },
-    time_zone: { type: 'string', default: 'Etc/UTC', description: 'A valid IANA time zone name' },
+    time_zone: { type: 'string', default: 'Etc/UTC', description: 'A valid IANA time zone name (a Rails name is taken too, answered as sent)' },
     start_time: { type: 'date-time', nullable: true, description: 'When the rotation starts: shifts are only created after it' },
     end_time: { type: 'date-time', nullable: true, description: 'When the rotation ends: shifts are only created before it' },
     active_all_week: { type: 'boolean', default: true, description: 'Schedule rotation active all week?' },

@@ -62,7 +62,7 @@ export const scheduleSchema = defineResource({
     sync_linear_enabled: setting('Whether the schedule is synced with Linear'),
     shift_report_day_of_week: { type: 'string', enum: WEEKDAYS, nullable: true, default: 'monday', description: 'Day of week the weekly shift summary is sent' },
     shift_report_time_of_day: { type: 'string', nullable: true, default: '09:00', description: 'Time of day the weekly shift summary is sent, in HH:MM 24-hour format' },
-    shift_report_time_zone: { type: 'string', nullable: true, default: 'Etc/UTC', description: 'IANA time zone used for the weekly shift summary' },
+    shift_report_time_zone: { type: 'string', nullable: true, default: 'Etc/UTC', description: 'IANA time zone used for the weekly shift summary (a Rails name is taken too, answered as sent)' },
   },
 });
 

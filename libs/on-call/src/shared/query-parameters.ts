@@ -1,4 +1,4 @@
-import { isTimeZone } from '@taproot/config';
+import { ianaZoneOf, TIME_ZONE_NAMES } from '@taproot/config';
 import { JsonApiError, type FlatQuery } from '@taproot/json-api';
 
 /** An ISO 8601 date or date-time query parameter (a date alone is midnight UTC); absent, undefined; else a 400 naming it. */
@@ -18,10 +18,11 @@ export function listParameter(query: FlatQuery, ...names: string[]): string[] | 
   return raw.length ? raw.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : undefined;
 }
 
-/** An IANA time zone query parameter; else a 400 naming it. */
+/** A time zone query parameter (an IANA or a Rails name) as the IANA zone it denotes; else a 400 naming it. */
 export function timeZoneParameter(name: string, raw: FlatQuery[string]): string | undefined {
   if (raw === undefined) return undefined;
   const value = String(Array.isArray(raw) ? raw[0] : raw);
-  if (!isTimeZone(value)) throw JsonApiError.badParameter(name, `${name} must be an IANA time zone name, got '${value}'`);
-  return value;
+  const zone = ianaZoneOf(value);
+  if (zone === null) throw JsonApiError.badParameter(name, `${name} must be ${TIME_ZONE_NAMES}, got '${value}'`);
+  return zone;
 }

@@ -1,4 +1,4 @@
-import { isTimeZone } from '@taproot/config';
+import { ianaZoneOf, TIME_ZONE_NAMES } from '@taproot/config';
 import { JsonApiError } from '@taproot/json-api';
 import type { Row } from '@taproot/resources';
 import { OnCallErrorCode } from '../errors';
@@ -14,11 +14,11 @@ export function refuse(issues: Issue[]): void {
   if (issues.length) throw JsonApiError.invalidAttributes(issues);
 }
 
-/** The attributes among `names` that `attributes` sets to a time zone the database does not know. */
+/** The attributes among `names` that `attributes` sets to a name denoting no time zone (`ianaZoneOf`; one that does is stored as sent). */
 export function timeZoneIssues(attributes: Row, names: readonly string[]): Issue[] {
   return names
-    .filter((name) => typeof attributes[name] === 'string' && !isTimeZone(attributes[name] as string))
-    .map((name) => ({ attribute: name, detail: `${name} must be an IANA time zone name such as Europe/Paris (got ${JSON.stringify(attributes[name])})`, code: OnCallErrorCode.InvalidTimeZone }));
+    .filter((name) => typeof attributes[name] === 'string' && ianaZoneOf(attributes[name] as string) === null)
+    .map((name) => ({ attribute: name, detail: `${name} must be ${TIME_ZONE_NAMES} (got ${JSON.stringify(attributes[name])})`, code: OnCallErrorCode.InvalidTimeZone }));
 }
 
 /**

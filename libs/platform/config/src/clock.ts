@@ -6,14 +6,3 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 export const CLOCK = Symbol('CLOCK');
-
-/** Whether the runtime's time zone database knows `name` (IANA names such as `Europe/Paris`, `Etc/UTC`). */
-export function isTimeZone(name: string): boolean {
-  if (name === '') return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,3 +1,4 @@
+import { ianaZoneOf } from '@taproot/config';
 import { Html, html, type Part } from '@taproot/runtime';
 import { statusLabel, type PublicComponent, type PublicPage, type PublicStory } from './public-page.reader';
 
@@ -39,10 +40,13 @@ const colorOr = (color: string | null, fallback: string): string => (color && HE
 const webUrl = (url: string | null): string | null => (url && /^https?:\/\//i.test(url) ? url : null);
 
 const formats = new Map<string, Intl.DateTimeFormat>();
-/** A time in the page's time zone, as text and as a machine-readable `datetime`. */
+/** A time in the page's time zone (an IANA or a Rails name, as stored), as text and as a machine-readable `datetime`. */
 function time(at: Date, timeZone: string): Html {
   let format = formats.get(timeZone);
-  if (!format) formats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone, timeZoneName: 'short' })));
+  if (!format) {
+    const zone = ianaZoneOf(timeZone) ?? 'Etc/UTC';
+    formats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: zone, timeZoneName: 'short' })));
+  }
   return html`<time datetime="${at.toISOString()}">${format.format(at)}</time>`;
 }
 

@@ -1,5 +1,5 @@
 import { existingCatalogIds } from '@taproot/catalog';
-import { isTimeZone } from '@taproot/config';
+import { ianaZoneOf, TIME_ZONE_NAMES } from '@taproot/config';
 import { hashPassword } from '@taproot/identity';
 import { defineResource, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
@@ -62,7 +62,7 @@ export const statusPageSchema = defineResource({
     website_privacy_url: text('Website Privacy URL'),
     website_support_url: text('Website Support URL'),
     ga_tracking_id: text('Google Analytics tracking ID'),
-    time_zone: text('A valid IANA time zone name.', { alwaysStored: true, default: 'Etc/UTC' }),
+    time_zone: text('A valid IANA time zone name (a Rails name is taken too, answered as sent).', { alwaysStored: true, default: 'Etc/UTC' }),
     public: flag('Make the status page accessible to the public', false),
     enabled: flag('Enabled / Disable the status page', true),
     show_uptime: flag('Show uptime', true),
@@ -99,8 +99,8 @@ function withDefaultsForNull(changes: Row): Row {
 
 function shapeProblems(attributes: Row): Problem[] {
   const problems: Problem[] = [];
-  if (typeof attributes.time_zone === 'string' && !isTimeZone(attributes.time_zone)) {
-    problems.push({ attribute: 'time_zone', detail: `time_zone must be an IANA time zone name such as Europe/Paris (got ${JSON.stringify(attributes.time_zone)})`, code: StatusPagesErrorCode.InvalidTimeZone });
+  if (typeof attributes.time_zone === 'string' && ianaZoneOf(attributes.time_zone) === null) {
+    problems.push({ attribute: 'time_zone', detail: `time_zone must be ${TIME_ZONE_NAMES} (got ${JSON.stringify(attributes.time_zone)})`, code: StatusPagesErrorCode.InvalidTimeZone });
   }
   for (const name of ['header_color', 'footer_color']) {
     const value = attributes[name];

@@ -1,3 +1,4 @@
+import { ianaZoneOf } from '@taproot/config';
 import { IANAZone } from 'luxon';
 import type { DayLetter } from './types';
 
@@ -13,11 +14,11 @@ export type Wall = number;
 
 const zones = new Map<string, IANAZone>();
 
-/** The IANA zone (Luxon's, over Intl's time-zone data); an unknown name is refused. */
+/** The IANA zone (Luxon's, over Intl's time-zone data) a stored zone name denotes, IANA or Rails; an unknown name is refused. */
 export function zoneOf(name = 'Etc/UTC'): IANAZone {
   let zone = zones.get(name);
   if (!zone) {
-    zone = IANAZone.create(name);
+    zone = IANAZone.create(ianaZoneOf(name) ?? name);
     if (!zone.isValid) throw new RangeError(`unknown time zone ${JSON.stringify(name)}`);
     zones.set(name, zone);
   }
