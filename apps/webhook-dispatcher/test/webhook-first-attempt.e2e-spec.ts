@@ -32,8 +32,8 @@ async function lateReceiver(ms: number): Promise<{ url: string; hits: string[]; 
 /**
  * The fan-out's first attempt (docs/webhook-delivery.md, "How it runs"): a delivery whose first
  * attempt settles while the batch waits is inserted with its outcome in the inbox transaction of
- * its event (one write, no update); one whose receiver is slow is inserted pending and recorded
- * after; and since the attempt comes before the commit, a batch whose insert fails is consumed
+ * its event (one write, no update); one whose receiver is slow, or the last ones of a receiver
+ * doing some work, are inserted pending and recorded after; and since the attempt comes before the commit, a batch whose insert fails is consumed
  * again and its deliveries sent again (at least once).
  */
 describe('webhook first attempt', () => {
@@ -62,6 +62,23 @@ describe('webhook first attempt', () => {
       assert.equal(late.hits.length, 1);
     } finally {
       await late.close();
+    }
+  });
+
+  test('a receiver doing some work: once fewer attempts than WEBHOOK_CONCURRENCY are left, the batch does not wait for the last ones', async () => {
+    // One event, two endpoints: 50 ms and 150 ms, both well within the gap without an answer.
+    const [quicker, slower] = [await lateReceiver(50), await lateReceiver(150)];
+    try {
+      const a = await w.endpoint({ url: quicker.url, event_types: ['incident.created'] });
+      const b = await w.endpoint({ url: slower.url, event_types: ['incident.created'] });
+      await w.incident();
+      const [[first], [second]] = [await w.settled(a.id, 1), await w.settled(b.id, 1)];
+      assert.deepEqual([first.status, second.status], ['delivered', 'delivered']);
+      assert.ok(await writtenOnceWithInbox(w, first.id), 'the first answer came within the wait');
+      assert.ok(!(await writtenOnceWithInbox(w, second.id)), 'the second was not waited for: inserted pending, then updated');
+    } finally {
+      await quicker.close();
+      await slower.close();
     }
   });
 

@@ -25,11 +25,14 @@ const MAX_FLUSH_BACKOFF_MS = 5000;
 /**
  * The fan-out of a batch waits for its first attempts before writing the deliveries, while they
  * keep settling: it stops when none settled for FIRST_ATTEMPT_GAP_MS (a receiver that is slow or
- * down) or after FIRST_ATTEMPT_WAIT_MS in all. Those settled by then are inserted with their
- * outcome (one write), the others pending.
+ * down), after FIRST_ATTEMPT_WAIT_MS in all, or when the attempts take FAST_ATTEMPT_MS or more on
+ * average and fewer than WEBHOOK_CONCURRENCY are left (a receiver doing some work: waiting for the
+ * last ones would leave attempts free while the next batch waits). Those settled by then are
+ * inserted with their outcome (one write), the others pending.
  */
 export const FIRST_ATTEMPT_GAP_MS = 200;
 export const FIRST_ATTEMPT_WAIT_MS = 1000;
+const FAST_ATTEMPT_MS = 10;
 /** Settled first attempts are inserted this many at a time while the others run. */
 const INSERT_CHUNK = 100;
 
@@ -209,15 +212,27 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
     const written: DeliveryRecord[] = [];
     const started = performance.now();
     let lastSettled = started;
+    /** Attempts settled and the time they took (from their start, not their wait for a turn). */
+    let attempted = 0;
+    let attemptsMs = 0;
+    const slowTail = () => unsettled.size < this.config.webhookConcurrency && attempted > 0 && attemptsMs / attempted >= FAST_ATTEMPT_MS;
     let wake: (() => void) | null = null;
     for (const delivery of deliveries) {
-      const outcome = new Promise<DeliveryRecord | null>((resolve) => this.attempts.run(async () => resolve(await this.outcomeOf(delivery))));
+      const outcome = new Promise<DeliveryRecord | null>((resolve) =>
+        this.attempts.run(async () => {
+          const begun = performance.now();
+          const record = await this.outcomeOf(delivery);
+          attempted++;
+          attemptsMs += performance.now() - begun;
+          resolve(record);
+        }),
+      );
       unsettled.add(outcome);
       void outcome.then((record) => {
         unsettled.delete(outcome);
         lastSettled = performance.now();
         if (record) ready.push(record);
-        if (ready.length >= INSERT_CHUNK || unsettled.size === 0) wake?.();
+        if (ready.length >= INSERT_CHUNK || unsettled.size === 0 || slowTail()) wake?.();
       });
     }
     const write = async (records: DeliveryRecord[], pending: readonly LeasedDelivery[] = []) => {
@@ -233,7 +248,7 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
         continue;
       }
       const wait = Math.min(lastSettled + FIRST_ATTEMPT_GAP_MS, started + FIRST_ATTEMPT_WAIT_MS) - performance.now();
-      if (unsettled.size === 0 || wait <= 0) break;
+      if (unsettled.size === 0 || wait <= 0 || slowTail()) break;
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         wake = resolve;
