@@ -144,6 +144,18 @@ describe('calendar feeds', () => {
     assertSameShifts(parsed.events, await shiftsAt(`/v1/schedules/${scheduleId}/shifts`), true);
   });
 
+  test("a rotation in a Rails-named zone is told in the IANA zone it denotes, the one calendar clients know", async () => {
+    const { scheduleId: railsNamed } = await weeklySchedule(api, org.token, { members: [bob], owner: alice, name: 'Rails zone', timeZone: 'Eastern Time (US & Canada)' });
+    const parsed = parseFeed(String((await fetchFeed((await newFeed({ kind: 'schedule', schedule_id: railsNamed })).path)).body));
+    assert.equal(parsed.property('x-wr-timezone'), 'America/New_York');
+    assert.ok(parsed.events.length > 0);
+    for (const event of parsed.events) {
+      assert.equal(event.timeZone, 'America/New_York');
+      // The shift's local times: it starts or ends at a handoff, Monday 09:00 in New York.
+      assert.match(event.description, /Local time in America\/New_York: .*Mon \d+ \w+ \d{4} 09:00/);
+    }
+  });
+
   test("a user's feed holds exactly that user's shifts of every schedule; a key without a user is refused naming kind", async () => {
     const keyWithoutUser = await api.issueApiKey(org.organizationId, { kind: 'global', userId: null });
     const refused = await send('POST', '/v1/calendar_feeds', doc('calendar_feeds', { kind: 'user' }), keyWithoutUser);
