@@ -11,6 +11,13 @@ resource "rootly_escalation_policy" "probe" {
   description  = "revision ${var.rev}"
   repeat_count = var.rev
   group_ids    = [rootly_team.probe.id]
+  # Zones are the reference's enum, Rails names among them: answered as sent.
+  business_hours {
+    days       = var.rev == 1 ? ["M", "T", "W", "R", "F"] : ["M", "W"]
+    start_time = "09:00"
+    end_time   = var.rev == 1 ? "17:00" : "18:30"
+    time_zone  = var.rev == 1 ? "Eastern Time (US & Canada)" : "Europe/Paris"
+  }
 }
 
 resource "rootly_escalation_path" "default" {
@@ -44,5 +51,30 @@ resource "rootly_escalation_path" "by_urgency" {
   rules {
     rule_type   = "alert_urgency"
     urgency_ids = [rootly_alert_urgency.low.id]
+  }
+  time_restriction_time_zone = var.rev == 1 ? "Tokyo" : "International Date Line West"
+  time_restrictions {
+    start_day  = "monday"
+    start_time = "09:00"
+    end_day    = "friday"
+    end_time   = var.rev == 1 ? "17:00" : "18:00"
+  }
+}
+
+# A deferral path holding alerts back at night (the provider takes IANA names only there).
+resource "rootly_escalation_path" "nights" {
+  name                    = "tf-probe nights ${var.rev}"
+  path_type               = "deferral"
+  escalation_policy_id    = rootly_escalation_policy.probe.id
+  after_deferral_behavior = "re_evaluate"
+  rules {
+    rule_type = "deferral_window"
+    time_zone = var.rev == 1 ? "America/New_York" : "Asia/Tokyo"
+    time_blocks {
+      monday     = true
+      friday     = var.rev == 2
+      start_time = "22:00"
+      end_time   = "06:00"
+    }
   }
 }
