@@ -865,7 +865,7 @@ describeReferenceConformance({
     ...NAMED,
     ...USER_ID_PROBES('owner_user_id'),
     ...STRICTER('shift_report_time_of_day', 'a time of day, HH:MM (the reference describes it so)'),
-    ...STRICTER('shift_report_time_zone', 'an IANA time zone name (the reference describes it so)'),
+    ...STRICTER('shift_report_time_zone', 'an IANA time zone name (the reference describes it so) or a Rails one'),
   },
 });
 
@@ -892,7 +892,7 @@ describeReferenceConformance({
   companions: (name, value) => (name === 'schedule_rotationable_type' ? { schedule_rotationable_attributes: ROTATIONABLE[value as string] } : undefined),
   knownStricter: {
     ...NAMED,
-    ...STRICTER('time_zone', 'an IANA time zone name (the reference describes it so)'),
+    ...STRICTER('time_zone', 'an IANA time zone name (the reference describes it so) or a Rails one'),
     ...STRICTER('active_time_type', "one of all_day, same_time, custom (the reference's enum sits in an items keyword a string ignores)"),
     'position=-1': 'minimum 0',
     ...INT4('position'),
@@ -1199,7 +1199,7 @@ describeReferenceConformance({
     'title=<10000 chars>': 'maxLength 255',
     ...STRICTER('header_color', 'a hex color, #rgb or #rrggbb'),
     ...STRICTER('footer_color', 'a hex color, #rgb or #rrggbb'),
-    ...STRICTER('time_zone', "an IANA time zone name the runtime's zone database knows"),
+    ...STRICTER('time_zone', "an IANA time zone name the runtime's zone database knows, or a Rails one"),
   },
 });
 
