@@ -197,7 +197,8 @@ describe('alert fields', () => {
       },
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    const source = { path: `/v1/alert_sources/${res.body.data.id}/alerts`, secret: res.body.data.attributes.secret as string };
+    const id = res.body.data.id as string;
+    const source: InboundSource = { id, path: `/v1/alert_sources/${id}/alerts`, secret: res.body.data.attributes.secret as string, emails: `/v1/alert_sources/${id}/emails` };
     const alert = await ingested(source, { title: 'db1 down', region: 'eu-west-1' });
     assert.equal(alert.attributes.summary, 'db1 down', "{{ alert.title }} is the mapper's title");
     assert.equal(alert.attributes.description, 'triggered from generic_webhook: db1 down (eu-west-1)');

@@ -56,7 +56,7 @@ describe('alert groups', () => {
     const a = res.body.data.attributes;
     assert.equal(res.body.data.type, 'alert_groups');
     assert.match(a.slug, /^storage-hosts/);
-    assert.deepEqual([a.time_window, a.condition_type, a.group_by_alert_title, a.group_by_alert_urgency, a.deleted_at], [15, 'all', true, false, null]);
+    assert.deepEqual([a.time_window, a.condition_type, a.group_by_alert_title, a.group_by_alert_urgency, a.deleted_at], [15, 'all', false, false, null]);
     assert.deepEqual(a.targets, [{ target_id: team, target_type: 'Group' }]);
     assert.deepEqual(a.conditions[0].values, []);
     assert.deepEqual(a.conditions[1].values, [{ record_id: urgency, record_type: 'AlertUrgency' }]);
@@ -71,7 +71,7 @@ describe('alert groups', () => {
       `/v1/alert_groups/${id}`,
       doc('alert_groups', {
         name: 'Renamed',
-        conditions: [{ property_field_type: 'payload', property_field_name: 'x', property_field_condition_type: 'is_one_of' }],
+        conditions: [{ property_field_type: 'payload', property_field_name: '$..x', property_field_condition_type: 'is_one_of' }],
         attributes: [{ json_path: 'host' }],
       }),
     );
@@ -95,6 +95,77 @@ describe('alert groups', () => {
 
     assert.equal((await w.send('DELETE', `/v1/alert_groups/${id}`)).status, 200);
     assert.equal((await w.send('GET', `/v1/alert_groups/${id}`)).status, 404);
+  });
+
+  // The hosted API's Terraform provider's bodies (DEBUG traces of tools/terraform/probe.sh, its acceptance-test configurations).
+  const providerCondition = (c: Record<string, unknown>) => ({ alert_urgency_ids: [], conditionable_id: '', conditionable_type: '', property_field_value: '', property_field_values: [], values: [], ...c });
+
+  test('the Terraform provider\'s conditions: "" for unset members is no value, values records are urgencies answered as sent', async () => {
+    const team = await create('groups', '/v1/teams', { name: unique('Team') });
+    const byPayload = await w.send('POST', '/v1/alert_groups', {
+      data: {
+        type: 'alert_groups',
+        attributes: {
+          conditions: [providerCondition({ property_field_condition_type: 'matches_existing_alert', property_field_name: 'monitor_id', property_field_type: 'payload' })],
+          description: 'tf',
+          name: unique('tf-probe by payload'),
+          targets: [{ target_id: team, target_type: 'Group' }],
+        },
+      },
+    });
+    assert.equal(byPayload.status, 201, JSON.stringify(byPayload.body));
+    assert.deepEqual(byPayload.body.data.attributes.conditions, [
+      { alert_urgency_ids: [], property_field_condition_type: 'matches_existing_alert', property_field_name: 'monitor_id', property_field_type: 'payload', property_field_values: [], values: [] },
+    ]);
+
+    const urgency = await create('alert_urgencies', '/v1/alert_urgencies', { name: unique('tf urgency'), description: 'tf' });
+    const values = [{ record_id: urgency, record_type: 'AlertUrgency' }];
+    const byUrgency = { property_field_condition_type: 'matches_existing_alert', property_field_name: 'alert_urgency', property_field_type: 'attribute', values };
+    const res = await w.send('POST', '/v1/alert_groups', { data: { type: 'alert_groups', attributes: { conditions: [providerCondition(byUrgency)], description: 'tf', name: unique('tf-probe by urgency') } } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const [answered] = res.body.data.attributes.conditions;
+    assert.deepEqual([answered.values, answered.alert_urgency_ids], [values, []]);
+    assert.deepEqual((await w.send('GET', `/v1/alert_groups/${res.body.data.id}`)).body.data.attributes.conditions[0].values, values);
+
+    const theirUrgency = await created(await w.send('POST', '/v1/alert_urgencies', doc('alert_urgencies', { name: unique('Theirs'), description: 't' }), w.other.token)).id;
+    for (const [bad, pointer] of [
+      [{ record_id: theirUrgency, record_type: 'AlertUrgency' }, 'record_id'],
+      [{ record_id: urgency, record_type: 'Severity' }, 'record_type'],
+    ] as const) {
+      const name = unique('refused');
+      const refused = await w.send('POST', '/v1/alert_groups', doc('alert_groups', { name, conditions: [providerCondition({ ...byUrgency, values: [bad] })] }));
+      assert.deepEqual([refused.status, pointers(refused)], [422, [`/data/attributes/conditions/0/values/0/${pointer}`]], JSON.stringify(refused.body));
+      assert.deepEqual((await w.send('GET', `/v1/alert_groups?filter[name][eq]=${encodeURIComponent(name)}`)).body.data, []);
+    }
+    // Groups without targets take the organization's alerts ahead of the later tests' groups.
+    for (const id of [byPayload.body.data.id, res.body.data.id]) assert.equal((await w.send('DELETE', `/v1/alert_groups/${id}`)).status, 200);
+  });
+
+  test('group_by_alert_title and group_by_alert_urgency are stored as written (true/false or 1/0) and key the group by title, resp. urgency', async () => {
+    const { user, policy, src } = await world({ attributes: [] });
+    const groupId = created(
+      await w.send('POST', '/v1/alert_groups', {
+        data: { type: 'alert_groups', attributes: { condition_type: 'all', group_by_alert_title: true, name: unique('tf-probe alert group'), targets: [{ target_id: policy, target_type: 'EscalationPolicy' }], time_window: 10 } },
+      }),
+    ).id as string;
+    // The world's own group (created first) takes the alerts unless removed.
+    for (const g of (await w.send('GET', '/v1/alert_groups')).body.data as { id: string; attributes: { targets: { target_id: string }[] } }[]) {
+      if (g.id !== groupId && g.attributes.targets.some((t) => t.target_id === policy)) assert.equal((await w.send('DELETE', `/v1/alert_groups/${g.id}`)).status, 200);
+    }
+    const read = (await w.send('GET', `/v1/alert_groups/${groupId}`)).body.data.attributes;
+    assert.deepEqual([read.group_by_alert_title, read.group_by_alert_urgency], [true, false]);
+    const disk = await ingest(src, { title: 'Disk full', host: 'db1' });
+    const again = await ingest(src, { title: 'Disk full', host: 'db2' });
+    const cpu = await ingest(src, { title: 'CPU high', host: 'db1' });
+    assert.deepEqual([again.attributes.group_leader_alert_id, cpu.attributes.group_leader_alert_id, cpu.attributes.is_group_leader_alert], [disk.id, null, true]);
+    await w.engine.tick();
+    assert.equal(w.mailsTo(user.email).length, 2, 'one page per title');
+
+    const patched = await w.send('PATCH', `/v1/alert_groups/${groupId}`, doc('alert_groups', { group_by_alert_title: 0, group_by_alert_urgency: 1 }));
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.deepEqual([patched.body.data.attributes.group_by_alert_title, patched.body.data.attributes.group_by_alert_urgency], [false, true]);
+    const bad = await w.send('PATCH', `/v1/alert_groups/${groupId}`, doc('alert_groups', { group_by_alert_title: 2 }));
+    assert.deepEqual([bad.status, pointers(bad)], [422, ['/data/attributes/group_by_alert_title']]);
   });
 
   test("a storm of alerts of one group pages once; each follower shows its leader; another key leads its own group", async () => {

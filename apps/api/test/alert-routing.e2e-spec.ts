@@ -52,6 +52,32 @@ describe('alert routing at ingestion', () => {
     );
   });
 
+  test("a routing rule as the Terraform provider writes it (condition_type any, property_field_value \"\"): answered without condition groups, routed by either condition", async () => {
+    const policy = await oneUserPolicy(await w.userWithEmail());
+    const src = await source();
+    // The provider's body (its DEBUG trace): "" for the value it leaves unset.
+    const res = await w.send('POST', '/v1/alert_routing_rules', {
+      data: {
+        type: 'alert_routing_rules',
+        attributes: {
+          alerts_source_id: src.id,
+          condition_type: 'any',
+          conditions: [{ property_field_condition_type: 'is_one_of', property_field_name: '$.service', property_field_type: 'payload', property_field_value: '', property_field_values: ['checkout-1', 'billing'] }],
+          destination: { target_id: policy, target_type: 'EscalationPolicy' },
+          enabled: true,
+          name: unique('tf-probe routing rule with conditions'),
+        },
+      },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const answered = res.body.data.attributes;
+    assert.deepEqual(answered.condition_groups, [], 'none were written');
+    assert.deepEqual(answered.conditions, [{ property_field_condition_type: 'is_one_of', property_field_name: '$.service', property_field_type: 'payload', property_field_values: ['checkout-1', 'billing'] }], '"" is no value');
+    assert.deepEqual((await w.send('GET', `/v1/alert_routing_rules/${res.body.data.id}`)).body.data.attributes.condition_groups, []);
+    for (const service of ['billing', 'checkout-1']) assert.deepEqual((await ingest(src, { title: service, service })).attributes.notification_targets, [{ type: 'EscalationPolicy', id: policy }]);
+    assert.equal((await ingest(src, { title: 'other', service: 'search' })).attributes.notification_targets, null, 'routed nowhere');
+  });
+
   test('a route changed is applied to the next alert at once', async () => {
     const user = await w.userWithEmail();
     const policy = await oneUserPolicy(user);

@@ -1,10 +1,11 @@
-import { defineResource, JsonApiError, type AttributeDef } from '@taproot/json-api';
+import { defineResource, existingIds, JsonApiError, type AttributeDef } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
 import { ROUTE_TARGET_TYPES, type RouteCondition } from '../alert-routes/route-alert';
+import { AlertingErrorCode } from '../errors';
 import { conditionItem } from '../alert-routes/condition-schema';
 import { checkReferences, normalizeCondition, normalizeDestination, problem, unknownTeams, type InvalidAttribute } from '../alert-routes/route-rules';
 import { parseJsonPath } from '../ingestion/json-path';
-import { GROUP_CONDITION_TYPES } from './group-alerts';
+import { GROUP_CONDITION_TYPES, type GroupCondition } from './group-alerts';
 
 const str = (description: string): AttributeDef => ({ type: 'string', description });
 
@@ -13,8 +14,9 @@ const str = (description: string): AttributeDef => ({ type: 'string', descriptio
  * `time_window` minutes of their group's first alert are attached to that alert and page no one
  * (docs/alert-groups.md). `conditions` select the alerts (`matches_existing_alert` ones key
  * them), legacy `attributes` key them by payload paths, `targets` restrict them to alerts paging
- * those records. The spec makes `condition_type` and the `group_by_alert_*` flags output-only:
- * they report what the conditions do.
+ * those records. The spec makes `condition_type` output-only: it reports how the conditions
+ * combine. The legacy `group_by_alert_*` flags are stored as written (the reference's deprecated,
+ * writable flags) and add the title, resp. the urgency, to the group's key.
  */
 export const alertGroupSchema = defineResource({
   type: 'alert_groups',
@@ -38,7 +40,20 @@ export const alertGroupSchema = defineResource({
       description: 'The conditions: the alerts the group takes, and (matches_existing_alert) the properties its alerts share',
       items: conditionItem({
         operators: GROUP_CONDITION_TYPES,
-        extra: { values: { type: 'array', writable: false, items: { type: 'object' }, description: 'The records the condition names (its alert urgencies)' } },
+        extra: {
+          values: {
+            type: 'array',
+            nullable: true,
+            items: {
+              type: 'object',
+              properties: {
+                record_id: { type: 'string', format: 'uuid', description: 'An alert urgency of the organization' },
+                record_type: { type: 'string', enum: ['AlertUrgency'], description: 'AlertUrgency' },
+              },
+            },
+            description: 'The alert urgencies the condition names, as records (with alert_urgency_ids: either or both); answered as written, else from alert_urgency_ids',
+          },
+        },
       }),
     },
     attributes: {
@@ -49,8 +64,8 @@ export const alertGroupSchema = defineResource({
       items: { type: 'object', properties: { json_path: str('The JSON path to the value to group by') } },
       description: 'Legacy: payload JSON Paths whose values the grouped alerts share (prefer conditions)',
     },
-    group_by_alert_title: { type: 'boolean', writable: false, alwaysStored: true, description: 'Legacy: whether a matches_existing_alert condition reads the summary' },
-    group_by_alert_urgency: { type: 'boolean', writable: false, alwaysStored: true, description: 'Legacy: whether a matches_existing_alert condition reads the urgency' },
+    group_by_alert_title: { type: 'boolean', integerAsBoolean: true, default: false, alwaysStored: true, description: 'Legacy: alerts go together only with the same title (as a matches_existing_alert condition on the summary)' },
+    group_by_alert_urgency: { type: 'boolean', integerAsBoolean: true, default: false, alwaysStored: true, description: 'Legacy: alerts go together only with the same urgency (as a matches_existing_alert condition on alert_urgency)' },
     targets: {
       type: 'array',
       nullable: true,
@@ -82,30 +97,34 @@ function checkLegacyAttributes(raw: unknown, problems: InvalidAttribute[]): { js
   });
 }
 
-/** What the output-only members report: the legacy flags, and each condition's urgencies as `values`. */
-function derived(conditions: RouteCondition[]): Row {
-  const matching = conditions.filter((c) => (c.property_field_condition_type as string) === 'matches_existing_alert' && c.property_field_type === 'attribute');
-  return {
-    condition_type: 'all',
-    group_by_alert_title: matching.some((c) => c.property_field_name === 'summary'),
-    group_by_alert_urgency: matching.some((c) => c.property_field_name === 'alert_urgency'),
-    conditions: conditions.map((c) => ({ ...c, values: (c.alert_urgency_ids ?? []).map((id) => ({ record_id: id.toLowerCase(), record_type: 'AlertUrgency' })) })),
-  };
+/** A condition as the group's checks see it: the routes' members and `values`. */
+type Condition = RouteCondition & Pick<GroupCondition, 'values'>;
+
+/** A condition's `values` as stored: as written (ids lower-cased), else its `alert_urgency_ids` as records. */
+function withValues(c: Condition): Condition {
+  const written = Array.isArray(c.values) ? c.values : null;
+  const values = written ? written.map((v) => ({ ...v, record_id: v.record_id.toLowerCase() })) : (c.alert_urgency_ids ?? []).map((id) => ({ record_id: id.toLowerCase(), record_type: 'AlertUrgency' as const }));
+  return { ...c, values };
+}
+
+/** Each urgency a condition's `values` name must be the organization's. */
+async function unknownValueUrgencies(ctx: WriteContext, conditions: Condition[]): Promise<InvalidAttribute[]> {
+  const found = await existingIds(ctx.manager, 'alert_urgencies', ctx.organizationId, conditions.flatMap((c) => (c.values ?? []).map((v) => v.record_id)));
+  return conditions.flatMap((c, i) =>
+    (c.values ?? []).flatMap((v, j) => (found.has(v.record_id.toLowerCase()) ? [] : [problem(`conditions/${i}/values/${j}/record_id`, `${v.record_id} is not an alert urgency of this organization`, AlertingErrorCode.UnknownAlertUrgency)])),
+  );
 }
 
 async function checked(ctx: WriteContext, current: Row | null, input: Row): Promise<Row> {
   const attributes: Row = { ...input };
   for (const name of ['conditions', 'attributes', 'targets', 'owner_group_ids']) if (name in attributes && attributes[name] === null) attributes[name] = [];
   const problems: InvalidAttribute[] = [];
-  // `values` is output-only: a client echoing a read back is not storing records.
-  const conditions = ((attributes.conditions ?? current?.conditions ?? []) as Row[]).map((c, i) => {
-    const { values: _values, ...rest } = isObject(c) ? c : {};
-    return normalizeCondition(rest, `conditions/${i}`, problems, GROUP_CONDITION_TYPES);
-  });
+  const conditions = ((attributes.conditions ?? current?.conditions ?? []) as Row[]).map((c, i) => normalizeCondition(isObject(c) ? c : {}, `conditions/${i}`, problems, GROUP_CONDITION_TYPES) as Condition);
   const targets = 'targets' in attributes ? (attributes.targets as unknown[]).map((t, i) => normalizeDestination(t, `targets/${i}`, problems)) : [];
   const legacy = 'attributes' in attributes ? checkLegacyAttributes(attributes.attributes, problems) : null;
   if (problems.length === 0) {
     problems.push(...(await checkReferences(ctx, targets.map((item, i) => ({ item, at: `targets/${i}` })), conditions.map((item, i) => ({ item, at: `conditions/${i}` })))));
+    problems.push(...(await unknownValueUrgencies(ctx, conditions)));
     const owners = ((attributes.owner_group_ids ?? []) as string[]).map((id) => id.toLowerCase());
     problems.push(...(await unknownTeams(ctx, 'owner_group_ids', owners)));
     if ('owner_group_ids' in attributes) attributes.owner_group_ids = [...new Set(owners)];
@@ -113,7 +132,7 @@ async function checked(ctx: WriteContext, current: Row | null, input: Row): Prom
   if (problems.length) throw JsonApiError.invalidAttributes(problems);
   if ('targets' in attributes) attributes.targets = targets;
   if (legacy) attributes.attributes = legacy;
-  if ('conditions' in attributes || !current) Object.assign(attributes, derived(conditions));
+  if ('conditions' in attributes || !current) Object.assign(attributes, { condition_type: 'all', conditions: conditions.map(withValues) });
   return attributes;
 }
 

@@ -4,7 +4,7 @@ import type { AlertGroupRule, GroupPlace } from './group-alerts';
 
 /** The organization's alert groups in the order grouping tries them (creation), as grouping reads them. */
 export async function organizationGroups(db: Queryable, organizationId: string): Promise<AlertGroupRule[]> {
-  return (await db.query('SELECT id::text, time_window, conditions, attributes, targets FROM alert_groups WHERE organization_id = $1 ORDER BY created_at, id', [organizationId])) as AlertGroupRule[];
+  return (await db.query('SELECT id::text, time_window, conditions, attributes, targets, group_by_alert_title, group_by_alert_urgency FROM alert_groups WHERE organization_id = $1 ORDER BY created_at, id', [organizationId])) as AlertGroupRule[];
 }
 
 /**

@@ -32,6 +32,23 @@ describe('groupApplies', () => {
   });
 });
 
+describe('legacy flags and urgency records', () => {
+  test("a condition's values name urgencies as alert_urgency_ids do", () => {
+    const g = group({ conditions: [cond({ property_field_type: 'attribute', property_field_name: 'summary', property_field_values: ['Disk full'], alert_urgency_ids: [], values: [{ record_id: 'high', record_type: 'AlertUrgency' }] })] });
+    expect(groupApplies(g, alert({}))).toBe(true);
+    expect(groupApplies(g, { ...alert({}), urgencyId: 'low' })).toBe(false);
+  });
+
+  test('group_by_alert_title and group_by_alert_urgency key the alerts by title, resp. urgency', () => {
+    const byTitle = group({ group_by_alert_title: true });
+    expect(groupKey(byTitle, alert({}, [TEAM_A], 'Disk full'))).toBe(groupKey(byTitle, alert({ other: 1 }, [TEAM_A], 'Disk full')));
+    expect(groupKey(byTitle, alert({}, [TEAM_A], 'Disk full'))).not.toBe(groupKey(byTitle, alert({}, [TEAM_A], 'CPU high')));
+    expect(groupKey(group(), alert({}, [TEAM_A], 'Disk full'))).toBe(groupKey(group(), alert({}, [TEAM_A], 'CPU high')));
+    const byUrgency = group({ group_by_alert_urgency: true });
+    expect(groupKey(byUrgency, alert({}))).not.toBe(groupKey(byUrgency, { ...alert({}), urgencyId: 'low' }));
+  });
+});
+
 describe('groupKey', () => {
   test('alerts share a key when their matched properties, legacy paths and targets are equal', () => {
     const g = group({ conditions: [cond({ property_field_type: 'attribute', property_field_name: 'summary', property_field_condition_type: 'matches_existing_alert' })], attributes: [{ json_path: '$.host' }] });

@@ -5,7 +5,11 @@ import { conditionHolds, conditionValues, ROUTE_CONDITION_TYPES, type RouteCondi
 /** An alert group's operators: the routes' (which select alerts) and `matches_existing_alert` (which keys them). */
 export const GROUP_CONDITION_TYPES = [...ROUTE_CONDITION_TYPES, 'matches_existing_alert'] as const;
 
-export type GroupCondition = Omit<RouteCondition, 'property_field_condition_type'> & { property_field_condition_type: (typeof GROUP_CONDITION_TYPES)[number] };
+export type GroupCondition = Omit<RouteCondition, 'property_field_condition_type'> & {
+  property_field_condition_type: (typeof GROUP_CONDITION_TYPES)[number];
+  /** The urgencies the condition names as records (the provider's newer form of `alert_urgency_ids`). */
+  values?: { record_id: string; record_type: 'AlertUrgency' }[] | null;
+};
 
 /** What grouping reads of an alert group (docs/alert-groups.md). */
 export interface AlertGroupRule {
@@ -16,6 +20,9 @@ export interface AlertGroupRule {
   /** Legacy: payload JSON Paths whose values the group's alerts share. */
   attributes: { json_path: string }[];
   targets: { target_id: string; target_type?: RouteTargetType | null }[];
+  /** Legacy: the group's alerts share their title, resp. their urgency. */
+  group_by_alert_title?: boolean;
+  group_by_alert_urgency?: boolean;
 }
 
 /** An alert as grouping sees it: what routing sees, and where it pages (after routing). */
@@ -44,6 +51,12 @@ function jsonPathValues(payload: unknown, path: string): unknown[] {
   }
 }
 
+/** The condition as routing evaluates it: its urgencies those of `alert_urgency_ids` and of `values`. */
+function evaluated(c: GroupCondition): RouteCondition {
+  const urgencies = [...new Set([...(c.alert_urgency_ids ?? []), ...(c.values ?? []).map((v) => v.record_id)].map((id) => id.toLowerCase()))];
+  return { ...c, alert_urgency_ids: urgencies } as RouteCondition;
+}
+
 /**
  * Whether the group takes the alert: its targets (if any) include one the alert pages, and every
  * selecting condition (all but `matches_existing_alert`) holds.
@@ -53,18 +66,24 @@ export function groupApplies(group: AlertGroupRule, alert: GroupedAlert): boolea
     const wanted = new Set(group.targets.map((t) => t.target_id.toLowerCase()));
     if (!alert.targets.some((t) => wanted.has(t.id.toLowerCase()))) return false;
   }
-  return group.conditions.every((c) => c.property_field_condition_type === MATCH || conditionHolds(c as RouteCondition, alert));
+  return group.conditions.every((c) => c.property_field_condition_type === MATCH || conditionHolds(evaluated(c), alert));
+}
+
+/** The properties the group's alerts share: its `matches_existing_alert` conditions', then the legacy flags' (title, urgency). */
+function matchedProperties(group: AlertGroupRule): Pick<RouteCondition, 'property_field_type' | 'property_field_name' | 'conditionable_id'>[] {
+  const legacy = [group.group_by_alert_title && 'summary', group.group_by_alert_urgency && 'alert_urgency'].filter((name): name is string => Boolean(name));
+  return [...group.conditions.filter((c) => c.property_field_condition_type === MATCH), ...legacy.map((name) => ({ property_field_type: 'attribute' as const, property_field_name: name }))];
 }
 
 /**
- * The alert's key in the group: its values at the `matches_existing_alert` properties and the
- * legacy `attributes` paths, and the targets it pages. Two alerts share a key exactly when each
+ * The alert's key in the group: its values at the `matches_existing_alert` properties (and the
+ * legacy flags' title and urgency) and the legacy `attributes` paths, and the targets it pages. Two alerts share a key exactly when each
  * "matches" the other, so a follower's value equals its leader's whoever came first; the targets
  * are part of it so that grouping never keeps a team from being paged (the leader pages what each
  * of its followers would have).
  */
 export function groupKey(group: AlertGroupRule, alert: GroupedAlert): string {
-  const matched = group.conditions.filter((c) => c.property_field_condition_type === MATCH).map((c) => sortedTexts(conditionValues(c, alert)));
+  const matched = matchedProperties(group).map((c) => sortedTexts(conditionValues(c, alert)));
   const legacy = group.attributes.map((a) => sortedTexts(jsonPathValues(alert.payload, a.json_path)));
   return JSON.stringify([matched, legacy, [...new Set(alert.targets.map(targetKey))].sort()]);
 }

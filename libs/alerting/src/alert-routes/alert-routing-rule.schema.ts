@@ -16,8 +16,10 @@ const conditionItems = conditionItem({
 /**
  * An alert routing rule (reference `alert_routing_rule`): the older form of routing, one rule of one
  * source with one destination, evaluated beside the routes (docs/alert-routing.md, "Precedence").
- * `condition_groups` is derived from `conditions` and `condition_type` (all: one group; any: a
- * group per condition), as the routes' evaluation reads them.
+ * Evaluation reads it as the routes' condition groups derived from `conditions` and
+ * `condition_type` (all: one group; any: a group per condition); `condition_groups`, which the
+ * reference's request does not take, is answered as written: empty (the hosted API's Terraform
+ * provider, which sends none, would see derived groups as drift).
  */
 export const alertRoutingRuleSchema = defineResource({
   type: 'alert_routing_rules',
@@ -33,7 +35,7 @@ export const alertRoutingRuleSchema = defineResource({
     position: { type: 'integer', nullable: true, alwaysStored: true, minimum: 0, maximum: 2147483647, sortable: true, description: 'The position of the rule among its source’s (evaluation order); left out, last' },
     condition_type: { type: 'string', enum: CONDITION_TYPES, default: 'all', description: 'all: every condition must hold; any: one' },
     conditions: { type: 'array', nullable: true, default: [], alwaysStored: true, items: conditionItems, description: 'The conditions of the rule' },
-    condition_groups: { type: 'array', writable: false, alwaysStored: true, items: { type: 'object' }, description: 'The conditions as groups (derived from conditions and condition_type)' },
+    condition_groups: { type: 'array', writable: false, alwaysStored: true, items: { type: 'object' }, description: 'Condition groups as written: none (the rule is evaluated by conditions and condition_type)' },
     destination: {
       type: 'object',
       required: true,
@@ -63,9 +65,6 @@ async function checked(ctx: WriteContext, current: Row | null, input: Row): Prom
   if ('conditions' in attributes) attributes.conditions = conditions;
   if (destination) attributes.destination = destination;
   if (teams.length || 'owning_team_ids' in attributes) attributes.owning_team_ids = [...new Set(teams)];
-  if ('conditions' in attributes || 'condition_type' in attributes || !current) {
-    attributes.condition_groups = groupsOf(conditions, String(attributes.condition_type ?? current?.condition_type ?? 'all'));
-  }
   return attributes;
 }
 
@@ -88,6 +87,6 @@ export function routeOfRoutingRules(sourceId: string, rules: readonly Row[]): Al
     alerts_source_ids: [sourceId],
     rules: rules
       .filter((r) => r.enabled !== false)
-      .map((r) => ({ name: String(r.name), position: Number(r.position), condition_groups: r.condition_groups as AlertRoute['rules'][number]['condition_groups'], destinations: [r.destination as AlertRoute['rules'][number]['destinations'][number]] })),
+      .map((r) => ({ name: String(r.name), position: Number(r.position), condition_groups: groupsOf(r.conditions as RouteCondition[], String(r.condition_type)), destinations: [r.destination as AlertRoute['rules'][number]['destinations'][number]] })),
   };
 }

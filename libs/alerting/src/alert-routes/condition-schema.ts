@@ -1,7 +1,8 @@
 import type { AttributeDef, ItemDef } from '@taproot/json-api';
 import { ROUTE_CONDITION_TYPES, ROUTE_FIELD_TYPES } from './route-alert';
 
-const text = (description: string, nullable = true): AttributeDef => ({ type: 'string', ...(nullable ? { nullable } : {}), description });
+// Optional texts: "" is no value (the Terraform provider sends "" for every member left unset).
+const text = (description: string, nullable = true): AttributeDef => ({ type: 'string', ...(nullable ? { nullable } : {}), blankAsUnset: true, description });
 const texts = (description: string): AttributeDef => ({ type: 'array', nullable: true, items: { type: 'string' }, description });
 
 export interface ConditionItemOptions {
@@ -29,7 +30,7 @@ export function conditionItem(options: ConditionItemOptions = {}): ItemDef {
     property_field_value: text('A value to compare with'),
     property_field_values: texts('Values to compare with'),
     alert_urgency_ids: texts('The alert urgencies the alert must have'),
-    conditionable_type: { type: 'string', enum: ['AlertField'], nullable: true, description: 'AlertField for an alert field condition' },
+    conditionable_type: { type: 'string', enum: ['AlertField'], nullable: true, blankAsUnset: true, description: 'AlertField for an alert field condition' },
     conditionable_id: text('The alert field of an alert field condition'),
   };
   const members = options.members ?? Object.keys(all);

@@ -144,7 +144,8 @@ describe('routing rules beside routes (routeOfRoutingRules)', () => {
     name,
     position,
     enabled: true,
-    condition_groups: [{ position: 1, conditions: conditions.map(condition) }],
+    condition_type: 'all',
+    conditions: conditions.map(condition),
     destination: { target_type: 'Group', target_id: target },
     ...extra,
   });
@@ -161,6 +162,13 @@ describe('routing rules beside routes (routeOfRoutingRules)', () => {
       { target_type: 'Service', target_id: 'svc-route' },
     ]);
     expect(routeAlert([legacy], alert({ alertSourceId: OTHER_SOURCE }))).toEqual([]);
+  });
+
+  test('a rule is evaluated by its conditions: all of them, or (condition_type any) one of them', () => {
+    const conditions = [{ property_field_name: '$.service', property_field_values: ['billing'] }, { property_field_name: '$.region', property_field_values: ['eu-west-1'] }];
+    const targets = (type: string) => routeAlert([routeOfRoutingRules(SOURCE, [ruleRow('r', 1, conditions, 'team', { condition_type: type })])], alert());
+    expect(targets('any')).toEqual([{ target_type: 'Group', target_id: 'team' }]);
+    expect(targets('all')).toEqual([]);
   });
 
   test('the alert_urgency attribute compares the alert urgency id', () => {

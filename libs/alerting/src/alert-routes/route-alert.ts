@@ -53,6 +53,12 @@ export interface RoutedAlert {
   fieldValues(fieldId: string): unknown[];
 }
 
+/**
+ * A payload condition's JSON Path: its name, or `$.` and its name when it does not start with `$`
+ * (the Terraform provider's own acceptance configuration names the payload member `monitor_id`).
+ */
+export const payloadPathOf = (name: string) => (name.startsWith('$') ? name : `$.${name}`);
+
 const flat = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
 
 /** The alert's values at a condition's property (an attribute, a payload path or an alert field); alert groups key on them too. */
@@ -67,7 +73,7 @@ export function conditionValues(condition: Pick<RouteCondition, 'property_field_
       return flat(alert.attributes[name]);
     case 'payload':
       try {
-        return flat(evaluateJsonPath(alert.payload, name));
+        return flat(evaluateJsonPath(alert.payload, payloadPathOf(name)));
       } catch {
         // A path the payload cannot answer finds no value.
         return [];

@@ -5,7 +5,7 @@ import { existingEscalationPolicyIds } from '@taproot/on-call';
 import type { Row, WriteContext } from '@taproot/resources';
 import { AlertingErrorCode } from '../errors';
 import { parseJsonPath } from '../ingestion/json-path';
-import { ROUTE_CONDITION_TYPES, ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES, type RouteCondition, type RouteDestination, type RouteRule, type RouteTargetType } from './route-alert';
+import { payloadPathOf, ROUTE_CONDITION_TYPES, ROUTE_FIELD_TYPES, ROUTE_TARGET_TYPES, type RouteCondition, type RouteDestination, type RouteRule, type RouteTargetType } from './route-alert';
 
 /** A refused attribute (JsonApiError.invalidAttributes' item). */
 export interface InvalidAttribute {
@@ -61,7 +61,7 @@ export function normalizeCondition(raw: Row, at: string, problems: InvalidAttrib
     if (!(Array.isArray(urgencies) && urgencies.length)) problems.push(problem(`${at}/property_field_name`, `is required for a ${String(fieldType)} condition`));
   } else if (fieldType === 'payload') {
     try {
-      parseJsonPath(name);
+      parseJsonPath(payloadPathOf(name));
     } catch (error) {
       problems.push(problem(`${at}/property_field_name`, `is not a JSON Path: ${(error as Error).message}`));
     }

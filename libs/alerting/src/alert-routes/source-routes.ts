@@ -12,7 +12,7 @@ export async function sourceRoutes(db: Queryable, organizationId: string, source
     [organizationId, sourceId],
   )) as AlertRoute[];
   const rules = (await db.query(
-    'SELECT name, position, enabled, condition_groups, destination FROM alert_routing_rules WHERE organization_id = $1 AND alerts_source_id = $2 AND enabled ORDER BY position, created_at, id',
+    'SELECT name, position, enabled, condition_type, conditions, destination FROM alert_routing_rules WHERE organization_id = $1 AND alerts_source_id = $2 AND enabled ORDER BY position, created_at, id',
     [organizationId, sourceId],
   )) as Row[];
   return rules.length ? [...routes, routeOfRoutingRules(sourceId, rules)] : routes;

@@ -329,6 +329,41 @@ describe('parseResourcePayload', () => {
     });
   });
 
+  describe('integers for booleans (integerAsBoolean) and "" for unset members (blankAsUnset)', () => {
+    const grouping = defineResource({
+      type: 'groupings',
+      singular: 'grouping',
+      path: '/v1/groupings',
+      readTable: 'groupings_read',
+      defaultSort: 'created_at',
+      operations: ['create'],
+      attributes: {
+        by_title: { type: 'boolean', integerAsBoolean: true },
+        enabled: { type: 'boolean' },
+        conditions: { type: 'array', items: { type: 'object', properties: { kind: { type: 'string', enum: ['A'], nullable: true, blankAsUnset: true }, name: { type: 'string' } } } },
+      },
+    });
+    const parse = (attributes: Record<string, unknown>) => parseResourcePayload(grouping, doc(attributes, 'groupings'), 'create').attributes;
+
+    test('1 and 0 are true and false where declared; "" leaves a declared member out', () => {
+      assert.deepEqual(parse({ by_title: 1 }), { by_title: true });
+      assert.deepEqual(parse({ by_title: 0 }), { by_title: false });
+      assert.deepEqual(parse({ by_title: true }), { by_title: true });
+      assert.deepEqual(parse({ conditions: [{ kind: '', name: '' }, { kind: 'A' }] }), { conditions: [{ name: '' }, { kind: 'A' }] });
+    });
+
+    test('elsewhere they are still 422s naming the member', () => {
+      for (const [attributes, pointer] of [
+        [{ by_title: 2 }, '/data/attributes/by_title'],
+        [{ enabled: 1 }, '/data/attributes/enabled'],
+        [{ conditions: [{ kind: 'B' }] }, '/data/attributes/conditions/0/kind'],
+      ] as const) {
+        const error = failure(() => parse(attributes));
+        assert.deepEqual(error.errors.map((e) => e.source?.pointer), [pointer], JSON.stringify(attributes));
+      }
+    });
+  });
+
   describe('defaults', () => {
     test('fills declared defaults of omitted writable attributes on create', () => {
       const { attributes } = parseResourcePayload(widgets(), doc({ name: 'x' }), 'create');

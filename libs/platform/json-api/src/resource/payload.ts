@@ -30,12 +30,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A value with the ids its declaration takes as text (`integerAsText`) sent as numbers made text, in objects and arrays of objects too. */
-function textIds(def: AttributeDef, value: unknown): unknown {
+/**
+ * A value as its declaration takes it, in objects and arrays of objects too: ids sent as numbers
+ * made text (`integerAsText`), 1 and 0 sent for a boolean made true and false (`integerAsBoolean`),
+ * members sent as "" left out (`blankAsUnset`).
+ */
+function asDeclared(def: AttributeDef, value: unknown): unknown {
   if (def.integerAsText && Number.isSafeInteger(value)) return String(value);
+  if (def.integerAsBoolean && (value === 1 || value === 0)) return value === 1;
   const properties = def.type === 'array' ? def.items?.properties : def.properties;
   if (!properties) return value;
-  const inObject = (v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, member]) => [k, Object.hasOwn(properties, k) ? textIds(properties[k], member) : member])) : v);
+  const declared = (k: string) => (Object.hasOwn(properties, k) ? properties[k] : undefined);
+  const inObject = (v: unknown) =>
+    isObject(v) ? Object.fromEntries(Object.entries(v).flatMap(([k, member]) => (member === '' && declared(k)?.blankAsUnset ? [] : [[k, declared(k) ? asDeclared(declared(k)!, member) : member]]))) : v;
   return def.type === 'array' ? (Array.isArray(value) ? value.map(inObject) : value) : inObject(value);
 }
 
@@ -182,7 +189,7 @@ export function parseResourcePayload(schema: ResourceSchema, body: unknown, mode
     } else if (def.derivedFrom) {
       warnings.push(`${name} is read-only and derived from ${def.derivedFrom}; the submitted value was ignored`);
     } else if (isInputAttribute(name, def, mode)) {
-      attributes[name] = textIds(def, value);
+      attributes[name] = asDeclared(def, value);
     }
   }
 

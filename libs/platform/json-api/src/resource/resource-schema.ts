@@ -39,6 +39,17 @@ export interface AttributeDef {
    * `user_id: 42`): a safe integer is taken as its decimal text before validation.
    */
   integerAsText?: boolean;
+  /**
+   * A boolean the reference declares as the integer 1 or 0 (alert groups' legacy `group_by_*`,
+   * which clients send as booleans): 1 and 0 are taken as true and false before validation.
+   */
+  integerAsBoolean?: boolean;
+  /**
+   * An optional member of an object item that clients send as "" when it is not set (the hosted
+   * API's Terraform provider does so for every optional string of a block): "" is taken as not
+   * sent before validation.
+   */
+  blankAsUnset?: boolean;
   items?: ItemDef;
   /** For objects: their properties (others rejected); omitted = free-form object. */
   properties?: Record<string, AttributeDef>;
