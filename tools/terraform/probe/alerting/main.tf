@@ -39,6 +39,27 @@ resource "rootly_alerts_source" "probe" {
   }
 }
 
+# The provider's documented alert_route example's source. Its built-in title field id is the hosted
+# API's ("538914bc-..."), which Taproot cannot know: the title field is found by kind instead.
+resource "rootly_alert_field" "severity_field" {
+  name = "Severity ${var.rev}"
+}
+
+resource "rootly_alerts_source" "monitoring_source" {
+  name        = "tf-probe monitoring ${var.rev}"
+  source_type = "generic_webhook"
+
+  alert_source_fields_attributes {
+    alert_field_id = data.rootly_alert_field.title.id
+    template_body  = "{{ alert.title }}"
+  }
+
+  alert_source_fields_attributes {
+    alert_field_id = rootly_alert_field.severity_field.id
+    template_body  = "{{ alert.severity }}"
+  }
+}
+
 resource "rootly_alert_routing_rule" "probe" {
   name             = "tf-probe routing rule ${var.rev}"
   alerts_source_id = rootly_alerts_source.probe.id
