@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { EVENT_BUS, EVENT_TOPICS, type ConsumerContract, type DomainEvent, type EventBus } from '@taproot/messaging';
-import { DELIVERABLE_DOMAIN_EVENTS, webhookEventTypeOf, WebhookDeliveryEngine } from '@taproot/webhooks';
+import { applyBatchOnce, EVENT_BUS, EVENT_TOPICS, type ConsumerContract, type DomainEvent, type EventBus } from '@taproot/messaging';
+import { DELIVERABLE_DOMAIN_EVENTS, webhookEventTypeOf, WebhookDeliveryEngine, type LeasedDelivery } from '@taproot/webhooks';
+import { DataSource } from 'typeorm';
 
 export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
 
@@ -19,8 +20,8 @@ export const DISPATCHER_CONTRACT: ConsumerContract = {
 /**
  * Turns every context's events into webhook deliveries (docs/webhook-delivery.md): the events
  * that are delivered at all go through the inbox once each, and in the same transaction become
- * one delivery per subscribed endpoint, attempted at once and written with the outcome of the
- * attempts that settled quickly (the engine's `deliverOnce`); the batch is acknowledged after.
+ * one delivery per subscribed endpoint, leased to this process; after the commit they are handed
+ * to the engine at once.
  */
 @Injectable()
 export class WebhookFanOutConsumer implements OnApplicationBootstrap {
@@ -28,6 +29,7 @@ export class WebhookFanOutConsumer implements OnApplicationBootstrap {
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     /** Every context's topic. */
     @Inject(EVENT_TOPICS) private readonly topics: readonly string[],
+    private readonly dataSource: DataSource,
     private readonly engine: WebhookDeliveryEngine,
   ) {}
 
@@ -39,8 +41,13 @@ export class WebhookFanOutConsumer implements OnApplicationBootstrap {
     });
   }
 
-  handle(events: DomainEvent[]): Promise<void> {
+  async handle(events: DomainEvent[]): Promise<void> {
+    let leased: LeasedDelivery[] = [];
     // Events never delivered need no inbox row: nothing is done with them.
-    return this.engine.deliverOnce(DISPATCHER_CONSUMER, events.filter((event) => webhookEventTypeOf(event) !== null));
+    const deliverable = events.filter((event) => webhookEventTypeOf(event) !== null);
+    await applyBatchOnce(this.dataSource, DISPATCHER_CONSUMER, deliverable, async (fresh, manager) => {
+      leased = await this.engine.fanOut(manager, fresh);
+    });
+    this.engine.send(leased);
   }
 }

@@ -5,7 +5,8 @@ export type { WebhookAttemptOutcome, WebhookRequest, WebhookSender } from './del
 export { createGuardedSender, type GuardedSenderOptions, type ResolveAll } from './delivery/guarded-sender';
 export { createAddressGuard, type AddressGuard } from './delivery/address-guard';
 export { WebhookDeliveryModule } from './delivery/webhook-delivery.module';
-export { FIRST_ATTEMPT_GAP_MS, WebhookDeliveryEngine, WEBHOOK_SENDER, type AttemptStart } from './delivery/delivery-engine';
+export { WebhookDeliveryEngine, WEBHOOK_SENDER, type AttemptStart } from './delivery/delivery-engine';
+export type { LeasedDelivery } from './delivery/delivery-store';
 export { WEBHOOKS_ENDPOINT_DISABLED } from './delivery/endpoint-disabler';
 export { DELIVERABLE_DOMAIN_EVENTS, webhookEventTypeOf, webhookPayload } from './delivery/webhook-events';
 export { signatureHeaders } from './delivery/signatures';

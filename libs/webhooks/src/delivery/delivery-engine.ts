@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type Logger, type TaprootConfig } from '@taproot/config';
-import { applyBatchOnce, PassLoop, UnitOfWork, type DomainEvent } from '@taproot/messaging';
+import { PassLoop, UnitOfWork, type DomainEvent } from '@taproot/messaging';
 import { LOGGER } from '@taproot/runtime';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConcurrencyLimit } from './concurrency-limit';
-import { claimDue, insertDeliveries, newDeliveries, recordDeliveries, recordEndpointHealth, type DeliveryRecord, type EndpointOutcome, type LeasedDelivery } from './delivery-store';
+import { claimDue, fanOut, recordDeliveries, recordEndpointHealth, type DeliveryRecord, type EndpointOutcome, type LeasedDelivery } from './delivery-store';
 import { MissingSecretError, renderHeaderValue, secretNamesIn } from '../endpoints/custom-headers';
 import { WEBHOOKS_DELIVERY_REDELIVERED } from '../deliveries/webhooks-delivery.schema';
 import { secretValues } from '../secrets/secret-values';
@@ -22,19 +22,6 @@ const CLAIM_BATCH = 200;
 const FLUSH_BATCH = 1000;
 /** The longest wait between tries of a flush the database refused. */
 const MAX_FLUSH_BACKOFF_MS = 5000;
-/**
- * The fan-out of a batch waits for its first attempts before writing the deliveries, while they
- * keep settling: it stops when none settled for FIRST_ATTEMPT_GAP_MS (a receiver that is slow or
- * down), after FIRST_ATTEMPT_WAIT_MS in all, or when the attempts take FAST_ATTEMPT_MS or more on
- * average and fewer than WEBHOOK_CONCURRENCY are left (a receiver doing some work: waiting for the
- * last ones would leave attempts free while the next batch waits). Those settled by then are
- * inserted with their outcome (one write), the others pending.
- */
-export const FIRST_ATTEMPT_GAP_MS = 200;
-export const FIRST_ATTEMPT_WAIT_MS = 1000;
-const FAST_ATTEMPT_MS = 10;
-/** Settled first attempts are inserted this many at a time while the others run. */
-const INSERT_CHUNK = 100;
 
 /** An attempt starting: what a benchmark or a test watches. */
 export interface AttemptStart {
@@ -63,8 +50,6 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
   private readonly leaseMs: number;
   private readonly outcomes: DeliveryRecord[] = [];
   private flushing: Promise<void> | null = null;
-  /** First attempts made by a fan-out whose transaction has not ended: not idle until it has. */
-  private uncommitted = 0;
   private idleWaiters: (() => void)[] = [];
   private readonly attemptListeners: ((start: AttemptStart) => void)[] = [];
   /** Shutting down: new deliveries are left to their lease (another process, or this one after a restart). */
@@ -121,22 +106,12 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
   }
 
   /**
-   * Delivers a batch of consumed events once (docs/webhook-delivery.md, "How it runs"): in the
-   * consumer's inbox transaction (`consumer`), the fresh events' deliveries are made in memory and
-   * attempted at once; once the attempts stop settling (or at the latest after
-   * FIRST_ATTEMPT_WAIT_MS) they are inserted, those whose attempt settled with its outcome and the
-   * others pending, leased to this process, their outcome recorded after the commit. The event is acknowledged only after that commit: a crash before it
-   * leaves the event to be consumed again and its deliveries attempted again (at least once).
+   * Makes the deliveries of fresh events inside the consumer's inbox transaction, leased to this
+   * process; `send` them after the commit.
    */
-  async deliverOnce(consumer: string, events: DomainEvent[]): Promise<void> {
-    const made: FanOut[] = [];
-    let committed = false;
-    try {
-      await applyBatchOnce(this.dataSource, consumer, events, (fresh, manager) => this.fanOut(manager, fresh, made));
-      committed = true;
-    } finally {
-      for (const fanOut of made) await this.afterFanOut(fanOut, committed);
-    }
+  fanOut(manager: EntityManager, events: readonly DomainEvent[]): Promise<LeasedDelivery[]> {
+    const now = this.clock.now();
+    return fanOut(manager, events, now, new Date(now.getTime() + this.leaseMs));
   }
 
   /** Attempts leased deliveries, at most WEBHOOK_CONCURRENCY at once; returns at once. */
@@ -167,7 +142,7 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
   }
 
   private isIdle(): boolean {
-    return this.attempts.size === 0 && this.outcomes.length === 0 && this.flushing === null && this.uncommitted === 0;
+    return this.attempts.size === 0 && this.outcomes.length === 0 && this.flushing === null;
   }
 
   private settle(): void {
@@ -192,104 +167,12 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
     return { claimed: claimed.length, asked };
   }
 
-  /**
-   * The fan-out of fresh events in the consumer's transaction (kept in `made`): attempts their deliveries at once,
-   * waits for them while they keep settling (FIRST_ATTEMPT_GAP_MS, FIRST_ATTEMPT_WAIT_MS) and
-   * inserts them, settled or pending; then the endpoints' health of the settled attempts, in the
-   * same transaction.
-   */
-  private async fanOut(manager: EntityManager, events: readonly DomainEvent[], made: FanOut[]): Promise<void> {
-    const deliveries = await newDeliveries(manager, events, new Date(this.clock.now().getTime() + this.leaseMs));
-    // Shutting down: written pending and leased, attempted when the lease ends.
-    if (this.closing) return insertDeliveries(manager, deliveries, new Map(), this.clock.now());
-    // Kept by the caller before anything can fail, so that its attempts are let go whatever happens.
-    const fanOut: FanOut = { later: [], toDisable: [], attempts: deliveries.length };
-    made.push(fanOut);
-    this.uncommitted += deliveries.length;
-    const unsettled = new Set<Promise<DeliveryRecord | null>>();
-    /** Settled and not written yet. */
-    let ready: DeliveryRecord[] = [];
-    const written: DeliveryRecord[] = [];
-    const started = performance.now();
-    let lastSettled = started;
-    /** Attempts settled and the time they took (from their start, not their wait for a turn). */
-    let attempted = 0;
-    let attemptsMs = 0;
-    const slowTail = () => unsettled.size < this.config.webhookConcurrency && attempted > 0 && attemptsMs / attempted >= FAST_ATTEMPT_MS;
-    let wake: (() => void) | null = null;
-    for (const delivery of deliveries) {
-      const outcome = new Promise<DeliveryRecord | null>((resolve) =>
-        this.attempts.run(async () => {
-          const begun = performance.now();
-          const record = await this.outcomeOf(delivery);
-          attempted++;
-          attemptsMs += performance.now() - begun;
-          resolve(record);
-        }),
-      );
-      unsettled.add(outcome);
-      void outcome.then((record) => {
-        unsettled.delete(outcome);
-        lastSettled = performance.now();
-        if (record) ready.push(record);
-        if (ready.length >= INSERT_CHUNK || unsettled.size === 0 || slowTail()) wake?.();
-      });
-    }
-    const write = async (records: DeliveryRecord[], pending: readonly LeasedDelivery[] = []) => {
-      await insertDeliveries(manager, [...records.map((r) => r.delivery), ...pending], new Map(records.map((r) => [r.delivery.id, r])), this.clock.now());
-      written.push(...records);
-    };
-    for (;;) {
-      // A chunk's insert runs while the other attempts go on.
-      if (ready.length >= INSERT_CHUNK) {
-        const chunk = ready;
-        ready = [];
-        await write(chunk);
-        continue;
-      }
-      const wait = Math.min(lastSettled + FIRST_ATTEMPT_GAP_MS, started + FIRST_ATTEMPT_WAIT_MS) - performance.now();
-      if (unsettled.size === 0 || wait <= 0 || slowTail()) break;
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, wait);
-      });
-      wake = null;
-      clearTimeout(timer);
-    }
-    // The rest: settled with their outcome; the others (still running, or not made: too little
-    // lease left) pending, recorded by an update after the commit.
-    const rest = ready;
-    ready = [];
-    fanOut.later = [...unsettled];
-    const writing = new Set([...written, ...rest].map((r) => r.delivery.id));
-    await write(rest, deliveries.filter((d) => !writing.has(d.id)));
-    fanOut.toDisable = await this.recordHealth(manager, written);
-  }
-
-  /** After the fan-out's transaction: the attempts still running are recorded if it committed, and endpoints disabled. */
-  private async afterFanOut(fanOut: FanOut, committed: boolean): Promise<void> {
-    if (committed) {
-      for (const outcome of fanOut.later) void outcome.then((record) => record && this.record(record));
-      await this.disable(fanOut.toDisable);
-    }
-    // Idle only once the endpoints are disabled.
-    this.uncommitted -= fanOut.attempts;
-    this.settle();
-  }
-
   private async attempt(delivery: LeasedDelivery): Promise<void> {
-    const record = await this.outcomeOf(delivery);
-    if (record) this.record(record);
-  }
-
-  /** An attempt and its outcome, or null when too little of its lease is left to make it. */
-  private async outcomeOf(delivery: LeasedDelivery): Promise<DeliveryRecord | null> {
     const at = this.clock.now();
     // Too little of the lease left for a whole attempt (it waited behind others): the row may
     // become another owner's before this one could record it, so it is left for then.
-    if (delivery.leased_until.getTime() - at.getTime() < this.config.webhookTimeoutMs) return null;
-    if (!delivery.enabled) return settledUnsent(delivery, at, 'endpoint disabled');
+    if (delivery.leased_until.getTime() - at.getTime() < this.config.webhookTimeoutMs) return;
+    if (!delivery.enabled) return this.record(settledUnsent(delivery, at, 'endpoint disabled'));
     let outcome: WebhookAttemptOutcome;
     try {
       outcome = await this.post(delivery, at, await this.customHeaders(delivery));
@@ -298,7 +181,7 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
       const words = error instanceof MissingSecretError ? error.message : `the custom headers could not be rendered (${error instanceof Error ? error.message : String(error)})`;
       outcome = { status: null, body: null, error: words, blocked: false };
     }
-    return this.recordOf(delivery, at, outcome);
+    this.record(this.recordOf(delivery, at, outcome));
   }
 
   /** The endpoint's custom headers, `{{ secrets.NAME }}` rendered with the secrets' values now (no query without a template). */
@@ -356,7 +239,8 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
       try {
         const toDisable = await this.write(batch);
         failures = 0;
-        await this.disable(toDisable);
+        // A failure here is the disabler's to log; the endpoint is disabled at its next failed attempt.
+        if (toDisable.length > 0) await this.disabler.disable(toDisable).catch((error: unknown) => this.logger.error({ err: error }, 'disabling webhook endpoints failed'));
       } catch (error) {
         failures++;
         if (failures === 1 || failures % 20 === 0) this.logger.warn({ err: error, outcomes: batch.length, failures }, 'recording webhook attempts failed; retrying');
@@ -374,48 +258,29 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
 
   /** One flush in one transaction: the deliveries, then their endpoints' health. Answers the endpoints to disable. */
   private write(batch: readonly DeliveryRecord[]): Promise<EndpointToDisable[]> {
+    const now = this.clock.now();
+    const cutoff = new Date(now.getTime() - this.config.webhookDisableAfterHours * 3_600_000);
+    const health = new Map<string, EndpointOutcome>();
+    const gone = new Map<string, EndpointToDisable>();
+    for (const r of [...batch].filter((r) => r.attempted).sort((a, b) => a.at.getTime() - b.at.getTime())) {
+      health.set(r.delivery.endpoint_id, { organizationId: r.delivery.organization_id, failedAt: r.status === 'delivered' ? null : r.at });
+      if (r.responseStatus === 410) gone.set(r.delivery.endpoint_id, { organizationId: r.delivery.organization_id, endpointId: r.delivery.endpoint_id, reason: 'gone', detail: `the endpoint answered 410 Gone to delivery ${r.delivery.id}` });
+    }
     return this.dataSource.transaction(async (manager) => {
       // Outcomes need not wait for the WAL's flush to disk: one lost in a crash leaves its row
       // leased, and it is attempted again when the lease ends (at least once, as for a killed process).
       await manager.query('SET LOCAL synchronous_commit = off');
-      await recordDeliveries(manager, batch, this.clock.now());
-      return this.recordHealth(manager, batch);
+      await recordDeliveries(manager, batch, now);
+      const failing = await recordEndpointHealth(manager, health, cutoff);
+      const hours = this.config.webhookDisableAfterHours;
+      for (const endpoint of failing) {
+        if (gone.has(endpoint.id)) continue;
+        const detail = `every attempt failed since ${endpoint.failing_since.toISOString()} (more than ${hours} h)`;
+        gone.set(endpoint.id, { organizationId: endpoint.organization_id, endpointId: endpoint.id, reason: 'failing', detail });
+      }
+      return [...gone.values()];
     });
   }
-
-  /** The endpoints' `failing_since` after these outcomes (in the caller's transaction). Answers the endpoints to disable. */
-  private async recordHealth(manager: EntityManager, batch: readonly DeliveryRecord[]): Promise<EndpointToDisable[]> {
-    const cutoff = new Date(this.clock.now().getTime() - this.config.webhookDisableAfterHours * 3_600_000);
-    const health = new Map<string, EndpointOutcome>();
-    const gone = new Map<string, EndpointToDisable>();
-    for (const r of batch.filter((r) => r.attempted).sort((a, b) => a.at.getTime() - b.at.getTime())) {
-      health.set(r.delivery.endpoint_id, { organizationId: r.delivery.organization_id, failedAt: r.status === 'delivered' ? null : r.at });
-      if (r.responseStatus === 410) gone.set(r.delivery.endpoint_id, { organizationId: r.delivery.organization_id, endpointId: r.delivery.endpoint_id, reason: 'gone', detail: `the endpoint answered 410 Gone to delivery ${r.delivery.id}` });
-    }
-    const failing = await recordEndpointHealth(manager, health, cutoff);
-    const hours = this.config.webhookDisableAfterHours;
-    for (const endpoint of failing) {
-      if (gone.has(endpoint.id)) continue;
-      const detail = `every attempt failed since ${endpoint.failing_since.toISOString()} (more than ${hours} h)`;
-      gone.set(endpoint.id, { organizationId: endpoint.organization_id, endpointId: endpoint.id, reason: 'failing', detail });
-    }
-    return [...gone.values()];
-  }
-
-  /** A failure here is the disabler's to log; the endpoint is disabled at its next failed attempt. */
-  private async disable(toDisable: readonly EndpointToDisable[]): Promise<void> {
-    if (toDisable.length > 0) await this.disabler.disable(toDisable).catch((error: unknown) => this.logger.error({ err: error }, 'disabling webhook endpoints failed'));
-  }
-}
-
-/** What a fan-out leaves for after its transaction. */
-interface FanOut {
-  /** The outcomes of attempts not settled when the rows were written: recorded by an update once the rows are committed. */
-  later: Promise<DeliveryRecord | null>[];
-  /** Endpoints the settled attempts disable (410 Gone, failing for days). */
-  toDisable: EndpointToDisable[];
-  /** First attempts made (counted in `uncommitted` until the transaction ends). */
-  attempts: number;
 }
 
 /** Settled without an attempt: the endpoint was disabled while the delivery waited. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@taproot/messaging';
 import type { DataSource, EntityManager } from 'typeorm';
 import { webhookEventTypeOf, webhookPayload } from './webhook-events';
@@ -23,111 +22,57 @@ export interface LeasedDelivery {
   enabled: boolean;
 }
 
-/** What an attempt needs of an endpoint, and which event types it takes (none: every type). */
-interface SubscribedEndpoint {
-  id: string;
-  organization_id: string;
-  url: string;
-  secret: string;
-  custom_headers: { name: string; value: string }[];
-  event_types: string[];
-}
+/**
+ * The leased rows with their endpoint (`leased`: a data-modifying CTE returning deliveries);
+ * `payload`: its column, or NULL when the caller has the bodies already.
+ */
+const withEndpoints = (leased: string, payload = 'l.payload') => `WITH leased AS (${leased})
+  SELECT l.id, l.organization_id, l.endpoint_id, l.event_id, l.event_type, ${payload} AS payload, l.status, l.attempts, l.first_attempt_at, l.leased_until,
+         e.url, e.secret, e.custom_headers, e.enabled
+    FROM leased l JOIN webhooks_endpoints e ON e.id = l.endpoint_id AND e.organization_id = l.organization_id`;
+
+const FAN_OUT = withEndpoints(`
+  INSERT INTO webhooks_deliveries (id, organization_id, endpoint_id, event_id, event_type, payload, next_attempt_at, leased_until, created_at, updated_at)
+  SELECT gen_random_uuid(), e.organization_id, e.id, v.event_id, v.event_type, v.payload, $5, $5, $6, $6
+    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS v(event_id, organization_id, event_type, payload)
+    JOIN webhooks_endpoints e ON e.organization_id = v.organization_id AND e.enabled AND (cardinality(e.event_types) = 0 OR v.event_type = ANY(e.event_types))
+  ON CONFLICT (endpoint_id, event_id) DO NOTHING
+  RETURNING *`, 'NULL');
 
 /**
- * The deliveries a batch of fresh events makes, built in memory inside the consumer's inbox
- * transaction (one statement reads the enabled endpoints of the batch's organizations): one per
+ * Makes the deliveries of a batch of fresh events, in the consumer's inbox transaction: one row per
  * event and enabled endpoint of its organization subscribed to its webhook type (no event types:
- * every type), each body built once per event. They are leased to this process until
- * `leasedUntil`; nothing is written yet (`insertDeliveries`).
+ * every type), in one statement for the whole batch (the endpoints found and the rows inserted
+ * together; a row that exists is left alone). The rows are made leased to this process until
+ * `leasedUntil` and due then, so the caller sends them right after the commit without claiming
+ * them again, and another replica takes them when the lease ends if this process could not.
  */
-export async function newDeliveries(manager: EntityManager, events: readonly DomainEvent[], leasedUntil: Date): Promise<LeasedDelivery[]> {
+export async function fanOut(manager: EntityManager, events: readonly DomainEvent[], now: Date, leasedUntil: Date): Promise<LeasedDelivery[]> {
   const delivered = events.flatMap((event) => {
     const type = webhookEventTypeOf(event);
     return type ? [{ event, type }] : [];
   });
   if (delivered.length === 0) return [];
-  const endpoints: SubscribedEndpoint[] = await manager.query(
-    'SELECT id, organization_id, url, secret, custom_headers, event_types FROM webhooks_endpoints WHERE organization_id = ANY($1::uuid[]) AND enabled',
-    [[...new Set(delivered.map((d) => d.event.organization_id))]],
-  );
-  return delivered.flatMap(({ event, type }) => {
-    const subscribed = endpoints.filter((e) => e.organization_id === event.organization_id && (e.event_types.length === 0 || e.event_types.includes(type)));
-    if (subscribed.length === 0) return [];
-    const payload = webhookPayload(event, type);
-    return subscribed.map((e) => ({
-      id: randomUUID(),
-      organization_id: event.organization_id,
-      endpoint_id: e.id,
-      event_id: event.id,
-      event_type: type,
-      payload,
-      status: 'pending' as const,
-      attempts: 0,
-      first_attempt_at: null,
-      leased_until: leasedUntil,
-      url: e.url,
-      secret: e.secret,
-      custom_headers: e.custom_headers,
-      enabled: true,
-    }));
-  });
+  // Built once per event, whatever the number of its endpoints, and not read back.
+  const payloads = new Map(delivered.map((d) => [d.event.id, webhookPayload(d.event, d.type)]));
+  const rows: LeasedDelivery[] = await manager.query(FAN_OUT, [
+    delivered.map((d) => d.event.id),
+    delivered.map((d) => d.event.organization_id),
+    delivered.map((d) => d.type),
+    delivered.map((d) => payloads.get(d.event.id)!),
+    leasedUntil,
+    now,
+  ]);
+  for (const row of rows) row.payload = payloads.get(row.event_id)!;
+  return rows;
 }
 
-/**
- * Writes a fan-out's deliveries in one statement, in the consumer's inbox transaction: those whose
- * first attempt settled (`settled`, by delivery id) with its outcome, as `recordDeliveries` would
- * have written it (one insert, no update), the others pending and still leased (due when the lease
- * ends), their attempt recorded when it settles. A delivery that exists is left alone. Bodies go
- * once per event, not once per delivery.
- */
-export async function insertDeliveries(manager: EntityManager, deliveries: readonly LeasedDelivery[], settled: ReadonlyMap<string, DeliveryRecord>, now: Date): Promise<void> {
-  if (deliveries.length === 0) return;
-  const payloads = [...new Set(deliveries.map((d) => d.payload))];
-  const payloadIndex = new Map(payloads.map((p, i) => [p, i + 1]));
-  const rows = deliveries.map((d) => {
-    const r = settled.get(d.id);
-    const attempted = r?.attempted === true;
-    return {
-      id: d.id,
-      organization_id: d.organization_id,
-      endpoint_id: d.endpoint_id,
-      event_id: d.event_id,
-      event_type: d.event_type,
-      payload: payloadIndex.get(d.payload),
-      status: r?.status ?? 'pending',
-      attempts: attempted ? 1 : 0,
-      next_attempt_at: r ? r.nextAttemptAt : d.leased_until,
-      leased_until: r ? null : d.leased_until,
-      first_attempt_at: r?.firstAttemptAt ?? null,
-      last_attempt_at: attempted ? r.at : null,
-      response_status: r?.responseStatus ?? null,
-      response_body: r?.responseBody ?? null,
-      error: r?.error ?? null,
-      delivered_at: r?.status === 'delivered' ? r.at : null,
-    };
-  });
-  await manager.query(
-    `INSERT INTO webhooks_deliveries (id, organization_id, endpoint_id, event_id, event_type, payload, status, attempts, next_attempt_at, leased_until,
-                                      first_attempt_at, last_attempt_at, response_status, response_body, error, delivered_at, created_at, updated_at)
-     SELECT v.id, v.organization_id, v.endpoint_id, v.event_id, v.event_type, ($2::text[])[v.payload], v.status, v.attempts, v.next_attempt_at, v.leased_until,
-            v.first_attempt_at, v.last_attempt_at, v.response_status, v.response_body, v.error, v.delivered_at, $3, $3
-       FROM json_to_recordset($1::json) AS v(id uuid, organization_id uuid, endpoint_id uuid, event_id uuid, event_type text, payload int, status text, attempts int,
-            next_attempt_at timestamptz, leased_until timestamptz, first_attempt_at timestamptz, last_attempt_at timestamptz, response_status int, response_body text,
-            error text, delivered_at timestamptz)
-     ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-    [JSON.stringify(rows), payloads, now],
-  );
-}
-
-const CLAIM_DUE = `WITH leased AS (
+const CLAIM_DUE = withEndpoints(`
   UPDATE webhooks_deliveries SET leased_until = $2, next_attempt_at = $2
    WHERE id IN (SELECT id FROM webhooks_deliveries
                  WHERE next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)
                  ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-  RETURNING *)
-  SELECT l.id, l.organization_id, l.endpoint_id, l.event_id, l.event_type, l.payload, l.status, l.attempts, l.first_attempt_at, l.leased_until,
-         e.url, e.secret, e.custom_headers, e.enabled
-    FROM leased l JOIN webhooks_endpoints e ON e.id = l.endpoint_id AND e.organization_id = l.organization_id`;
+  RETURNING *`);
 
 /**
  * Leases up to `limit` due deliveries of every organization (a retry whose time came, a redelivery,
