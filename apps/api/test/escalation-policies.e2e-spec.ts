@@ -1,6 +1,7 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { ESCALATION_POLICIES_PER_TEAM } from '@taproot/on-call';
 import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
 import { created, errorCodes, ids, outboxTypes, pointers, unique } from './support/json-api';
 
@@ -84,6 +85,36 @@ describe('escalation policies (teams and services using them, business hours) an
     assert.deepEqual([negative.status, pointers(negative)], [422, ['/data/attributes/repeat_count']]);
     const nameless = await send('POST', '/v1/escalation_policies', policy({ description: 'no name' }));
     assert.deepEqual([nameless.status, pointers(nameless)], [422, ['/data/attributes/name']]);
+  });
+
+  test(`a team owns at most ${ESCALATION_POLICIES_PER_TEAM} policies (spec, Limits): the next create or an update adding the team is a 422 naming it; concurrent creates never pass the cap`, async () => {
+    const t = await team();
+    const withTeam = (name: string, group_ids = [t]) => send('POST', '/v1/escalation_policies', policy({ name: unique(name), group_ids }));
+    for (let i = 0; i < ESCALATION_POLICIES_PER_TEAM - 1; i += 11) await Promise.all(Array.from({ length: Math.min(11, ESCALATION_POLICIES_PER_TEAM - 1 - i) }, () => withTeam('Capped').then(created)));
+    // The last place, taken by one of two concurrent creates.
+    const race = await Promise.all([withTeam('Racer'), withTeam('Racer')]);
+    assert.deepEqual(race.map((r) => r.status).sort(), [201, 422], JSON.stringify(race.map((r) => r.body)));
+    const countOfTeam = async () => (await send('GET', `/v1/escalation_policies?filter[team_ids]=${t}&page[size]=1`)).body.meta.total_count;
+    assert.equal(await countOfTeam(), ESCALATION_POLICIES_PER_TEAM);
+
+    const other = await team();
+    const refused = await withTeam('Over', [other, t]);
+    assert.equal(refused.status, 422);
+    assert.deepEqual(errorCodes(refused), ['422/ESCALATION_POLICY_LIMIT_REACHED/Invalid attribute']);
+    assert.deepEqual(pointers(refused), ['/data/attributes/group_ids/1']);
+    assert.match(refused.body.errors[0].detail, new RegExp(`team ${t} already owns ${ESCALATION_POLICIES_PER_TEAM} escalation policies`));
+    assert.equal(await countOfTeam(), ESCALATION_POLICIES_PER_TEAM, 'nothing written');
+
+    // An update that adds the team is refused; one that keeps it is not.
+    const outside = created(await withTeam('Outside', [other])).id;
+    const adding = await send('PUT', `/v1/escalation_policies/${outside}`, policy({ group_ids: [other, t] }));
+    assert.deepEqual([adding.status, pointers(adding)], [422, ['/data/attributes/group_ids/1']]);
+    const member = ids(await send('GET', `/v1/escalation_policies?filter[team_ids]=${t}&page[size]=1`))[0];
+    assert.equal((await send('PUT', `/v1/escalation_policies/${member}`, policy({ name: unique('Kept'), group_ids: [t, other] }))).status, 200);
+
+    // A place freed is a place to take.
+    assert.equal((await send('DELETE', `/v1/escalation_policies/${member}`)).status, 200);
+    created(await withTeam('Freed'));
   });
 
   test("another organization's policy answers 404 and is not changed", async () => {

@@ -18,6 +18,8 @@ export enum OnCallErrorCode {
   OverridePermissionRequired = 'OVERRIDE_PERMISSION_REQUIRED',
   /** A coverage request records the user who made it: a key without a user cannot. */
   RequesterRequired = 'REQUESTER_REQUIRED',
+  /** A team named in group_ids already owns the most escalation policies a team may own (spec, Limits). */
+  EscalationPolicyLimitReached = 'ESCALATION_POLICY_LIMIT_REACHED',
 }
 
 export const ON_CALL_ERRORS: ErrorTable<OnCallErrorCode> = {
@@ -32,4 +34,5 @@ export const ON_CALL_ERRORS: ErrorTable<OnCallErrorCode> = {
   [OnCallErrorCode.NoShiftsInRange]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.OverridePermissionRequired]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.RequesterRequired]: INVALID_ATTRIBUTE,
+  [OnCallErrorCode.EscalationPolicyLimitReached]: INVALID_ATTRIBUTE,
 };

@@ -10,6 +10,7 @@ export { scheduleRotationActiveDaySchema, scheduleRotationActiveDayDefinition } 
 export { overrideShiftSchema, overrideShiftDefinition } from './override-shifts/override-shift.schema';
 export { onCallShadowSchema, onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 export { escalationPolicySchema, escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
+export { ESCALATION_POLICIES_PER_TEAM } from './escalation-policies/team-policy-cap';
 export { escalationPathSchema, escalationPathDefinition } from './escalation-paths/escalation-path.schema';
 export { escalationLevelSchema, escalationLevelDefinition } from './escalation-levels/escalation-level.schema';
 export * from './schedules/engine';

@@ -6,6 +6,7 @@ import { escalationLevelDefinition, escalationLevelSchema } from '../escalation-
 import { escalationPathDefinition, escalationPathSchema } from '../escalation-paths/escalation-path.schema';
 import { SERVICES, TEAMS } from '../shared/references';
 import { refuse, timeOfDayIssue, timeZoneIssues, type Issue } from '../shared/times';
+import { teamPolicyCapIssues } from './team-policy-cap';
 
 /** The reference's business days: S M T W R F U, as rotations name them. */
 const BUSINESS_DAYS = ['M', 'T', 'W', 'R', 'F', 'U', 'S'] as const;
@@ -92,14 +93,19 @@ export const escalationPolicyDefinition: ResourceDefinition = {
     services: byIdAttribute('service_ids', catalogRecordsOf('services')),
   }),
   rules: {
-    beforeCreate: (attributes, ctx) => {
+    beforeCreate: async (attributes, ctx) => {
       refuse(businessHoursIssues(attributes.business_hours));
       const by = actingUser(ctx);
-      return checkReferenced(ctx, { ...attributes, created_by_user_id: by, last_updated_by_user_id: by }, USED_BY);
+      const checked = await checkReferenced(ctx, { ...attributes, created_by_user_id: by, last_updated_by_user_id: by }, USED_BY);
+      refuse(await teamPolicyCapIssues(ctx, checked.group_ids));
+      return checked;
     },
-    beforeUpdate: (_current, changes, ctx) => {
+    beforeUpdate: async (current, changes, ctx) => {
       refuse(businessHoursIssues(changes.business_hours));
-      return checkReferenced(ctx, { ...changes, last_updated_by_user_id: actingUser(ctx) }, USED_BY);
+      const checked = await checkReferenced(ctx, { ...changes, last_updated_by_user_id: actingUser(ctx) }, USED_BY);
+      // Only teams the update adds take a place: a policy keeps the teams it has.
+      refuse(await teamPolicyCapIssues(ctx, checked.group_ids, (current.group_ids as string[] | undefined) ?? []));
+      return checked;
     },
   },
 };
