@@ -52,6 +52,17 @@ describe('conditionHolds', () => {
     expect(conditionHolds(field, alert({}, { 'f-1': ['search'] }))).toBe(false);
   });
 
+  test("on the alert_urgency attribute, alert_urgency_ids are the operands: is_one_of holds for one of them, is_not_one_of for none", () => {
+    const onUrgency = (type: RouteCondition['property_field_condition_type'], ids: string[], extra: Partial<RouteCondition> = {}) =>
+      holds({ property_field_type: 'attribute', property_field_name: 'alert_urgency', property_field_condition_type: type, alert_urgency_ids: ids, ...extra });
+    expect(onUrgency('is_one_of', [HIGH])).toBe(true);
+    expect(onUrgency('is_one_of', ['low'])).toBe(false);
+    expect(onUrgency('is_not_one_of', ['low'])).toBe(true);
+    expect(onUrgency('is_not_one_of', [HIGH])).toBe(false);
+    expect(onUrgency('is_one_of', ['low'], { property_field_values: [HIGH] })).toBe(true);
+    expect(holds({ property_field_type: 'attribute', property_field_name: 'alert_urgency', property_field_condition_type: 'is_not_one_of', alert_urgency_ids: ['low'] }, alert({ urgencyId: null }))).toBe(true);
+  });
+
   test('alert_urgency_ids: the urgency must be one of them, alone or with a field comparison', () => {
     expect(holds({ alert_urgency_ids: [HIGH] })).toBe(true);
     expect(holds({ alert_urgency_ids: ['low'] })).toBe(false);

@@ -108,13 +108,17 @@ const POSITIVE: Record<Exclude<RouteConditionType, 'is_not_one_of' | 'does_not_c
  */
 export function conditionHolds(condition: RouteCondition, alert: RoutedAlert): boolean {
   const urgencies = condition.alert_urgency_ids ?? [];
-  if (urgencies.length && (alert.urgencyId === null || !urgencies.includes(alert.urgencyId))) return false;
-  // A condition on urgency alone has no field to compare.
-  if (urgencies.length && !condition.property_field_name && condition.property_field_type !== 'alert_field') return true;
+  // On the `alert_urgency` attribute the urgency ids are what it is compared with (so a negated operator negates them too).
+  const onUrgency = condition.property_field_type === 'attribute' && condition.property_field_name === 'alert_urgency';
+  if (!onUrgency && urgencies.length) {
+    if (alert.urgencyId === null || !urgencies.includes(alert.urgencyId)) return false;
+    // A condition on urgency alone has no field to compare.
+    if (!condition.property_field_name && condition.property_field_type !== 'alert_field') return true;
+  }
   const values = conditionValues(condition, alert);
   const type = condition.property_field_condition_type;
   if (type === 'is_empty') return values.every((v) => asText(v) === null || asText(v) === '');
-  const operands = [condition.property_field_value, ...(condition.property_field_values ?? [])].filter((o): o is string => typeof o === 'string');
+  const operands = [condition.property_field_value, ...(condition.property_field_values ?? []), ...(onUrgency ? urgencies : [])].filter((o): o is string => typeof o === 'string');
   const positive = POSITIVE[type === 'is_not_one_of' ? 'is_one_of' : type === 'does_not_contain' ? 'contains' : type];
   const any = values.some((value) => operands.some((operand) => positive(value, operand)));
   return type === 'is_not_one_of' || type === 'does_not_contain' ? !any : any;
