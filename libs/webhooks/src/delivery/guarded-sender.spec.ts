@@ -256,6 +256,11 @@ describe('createGuardedSender bounding an attempt', () => {
     assert.equal((await sender({ allowedNetworks: LOCAL, maxResponseBytes: 4 }).send(post(local.url))).body, 'ab');
   });
 
+  test('NUL characters of a body, which PostgreSQL text cannot hold, come back as U+FFFD, so the outcome can be recorded', async () => {
+    const local = await receiver((_req, res) => res.end(Buffer.from('ok\u0000done\u0000', 'utf8')));
+    assert.equal((await sender({ allowedNetworks: LOCAL }).send(post(local.url))).body, 'ok\uFFFDdone\uFFFD');
+  });
+
   test('no answer in words: connection refused, connection closed, DNS failure', async () => {
     const closed = await receiver();
     await new Promise<void>((resolve) => open.pop()?.close().then(resolve));

@@ -81,7 +81,7 @@ function targetOf(url: string, guard: AddressGuard): URL | string {
 
 /**
  * The start of a body, at most `maxBytes` of it as UTF-8 text (a character cut by the cap is
- * left out). Stopping early destroys the body, so undici drops the connection instead of reading
+ * left out, NUL shown as U+FFFD). Stopping early destroys the body, so undici drops the connection instead of reading
  * the rest. A body the deadline or the connection ends keeps what came: the answer counts by its
  * status.
  */
@@ -99,7 +99,8 @@ async function readCapped(body: Readable, maxBytes: number): Promise<string> {
   } catch {
     // What came before the body failed is the body.
   }
-  return text;
+  // The body is kept in a text column, which cannot hold NUL: one would make the outcome unrecordable and the delivery sent again.
+  return text.replaceAll('\u0000', '\uFFFD');
 }
 
 /** Node's and undici's errors for an attempt without an answer, in words. */
