@@ -98,7 +98,8 @@ export async function startApi(runtime: Runtime, port = runtime.config.port): Pr
     // After the media-type hook: a replayed answer keeps the type it was sent with.
     storeIdempotentAnswers(fastify, runtime.dataSource, runtime.logger);
   };
-  const running = await startNestApp(runtime, ApiModule.forRuntime(runtime), { name: 'api', port, configure, frameworkErrors: answerFrameworkError });
+  const earlyHandlers = CONTEXTS.flatMap((context) => context.earlyRequestHandlers ?? []);
+  const running = await startNestApp(runtime, ApiModule.forRuntime(runtime), { name: 'api', port, configure, earlyHandlers, frameworkErrors: answerFrameworkError });
   runtime.relay.start();
   return running;
 }

@@ -7,6 +7,7 @@ import { COMPONENTS_ERRORS } from './components/errors';
 import { statusPageComponentGroupSchema } from './components/status-page-component-group.schema';
 import { statusPageComponentSchema } from './components/status-page-component.schema';
 import { STATUS_PAGES_MIGRATIONS } from './migrations';
+import { PublicPageFastPath } from './public-page/public-page.fast-path';
 import { STATUS_PAGE_EVENT_ERRORS } from './status-page-events/status-page-event-errors';
 import { statusPageEventSchema } from './status-page-events/status-page-event.schema';
 import { StatusPagesModule } from './status-pages.module';
@@ -32,6 +33,8 @@ export const STATUS_PAGES_CONTEXT: ContextDescriptor = {
   openapi: { paths: { ...VERIFIED_DOMAINS_OPENAPI.paths } },
   // A password page's form (public-page.password.ts): outside /v1, which keeps refusing form bodies.
   inbound: { accepts: () => false, raw: { mediaTypes: ['application/x-www-form-urlencoded'], bodyLimit: 4096 } },
+  // A kept public page is answered before the api's hooks and Nest (docs/status-pages.md, Served from memory).
+  earlyRequestHandlers: [PublicPageFastPath],
   registerEventContracts() {
     // Statuses are seeded, never written through the API: no events.
     for (const { schema } of STATUS_PAGE_RESOURCES) if (schema.operations.includes('create')) registerSnapshotEvents(schema);

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { ErrorTable, ResourceSchema } from '@taproot/json-api';
+import type { EarlyRequestHandler } from './start-nest-app';
 
 /** OpenAPI beyond what the declared resources generate (operations, extra schemas). */
 export interface OpenApiFragment {
@@ -34,6 +35,8 @@ export interface ContextDescriptor {
   inbound?: InboundMediaTypes;
   /** Registers the payload contracts of the events it publishes (checked where they enter from Kafka). */
   registerEventContracts?(): void;
+  /** Its module's providers that may answer a request before the api's hooks and Nest (startNestApp's `earlyHandlers`). */
+  earlyRequestHandlers?: Type<EarlyRequestHandler>[];
   /** How the exception filter answers each code of the context's error enum. */
   errors?: ErrorTable<string>;
 }

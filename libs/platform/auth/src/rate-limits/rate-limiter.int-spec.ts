@@ -154,6 +154,21 @@ describe('RateLimiter (sliding window on PostgreSQL)', () => {
     assert.deepEqual(rows.map((r) => r.count), [20, 20], 'the new window claimed its own lease');
   });
 
+  test('takeLeased answers from the lease in memory without waiting, and leaves a used-up or past lease to take', async () => {
+    const clock = manualClock('2026-11-23T10:00:50.000Z');
+    const limiter = new RateLimiter(ds, clock);
+    const bucket = randomUUID();
+    assert.equal(limiter.takeLeased(bucket, 1000), undefined, 'no lease yet');
+    assert.equal((await limiter.take(bucket, 1000)).used, 1); // a lease of 20
+    const used: (number | undefined)[] = [];
+    for (let i = 0; i < 20; i++) used.push(limiter.takeLeased(bucket, 1000)?.used);
+    assert.deepEqual(used, [...Array.from({ length: 19 }, (_, i) => i + 2), undefined], 'the lease counts on where take left it, then is used up');
+    assert.equal((await limiter.take(bucket, 1000)).used, 21, 'take claims the next lease');
+    assert.equal(limiter.takeLeased(bucket, 1000)?.used, 22);
+    clock.advance(20_000);
+    assert.equal(limiter.takeLeased(bucket, 1000), undefined, 'a lease of the past window');
+  });
+
   test('headers follow the spec’s format', () => {
     const h = rateLimitHeaders({ allowed: true, limit: 3000, used: 1, remaining: 2999, resetAt: 1795000000, retryAfterSeconds: 1, windowSeconds: 60 });
     assert.deepEqual(h, {

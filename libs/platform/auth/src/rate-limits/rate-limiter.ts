@@ -60,13 +60,9 @@ export class RateLimiter {
   /** Counts one request against a lease of the bucket's budget (a round trip only to renew it). */
   async take(bucket: string, limit: number): Promise<RateLimitDecision> {
     for (;;) {
+      const leased = this.takeLeased(bucket, limit);
+      if (leased) return leased;
       const nowMs = this.clock.now().getTime();
-      const windowStart = Math.floor(nowMs / (this.windowSeconds * 1000));
-      const lease = this.leases.get(bucket);
-      if (lease && lease.windowStart === windowStart && lease.left > 0) {
-        lease.left--;
-        return this.decide(nowMs, lease.current - lease.left, lease.previous, limit);
-      }
       // One claim at a time per bucket: concurrent requests wait for it rather than each claim.
       const pending = this.claiming.get(bucket);
       if (pending) {
@@ -79,6 +75,19 @@ export class RateLimiter {
       // Nothing granted: the limit is reached (the claim's count says by how much).
       if (claimed.left === 0) return this.decide(nowMs, claimed.current, claimed.previous, limit);
     }
+  }
+
+  /**
+   * `take` without waiting: the request counted against the bucket's lease in memory, or undefined
+   * when the lease is used up or of a past window (then `take` claims the next one). A hot path
+   * answers without a promise.
+   */
+  takeLeased(bucket: string, limit: number): RateLimitDecision | undefined {
+    const nowMs = this.clock.now().getTime();
+    const lease = this.leases.get(bucket);
+    if (!lease || lease.windowStart !== Math.floor(nowMs / (this.windowSeconds * 1000)) || lease.left === 0) return undefined;
+    lease.left--;
+    return this.decide(nowMs, lease.current - lease.left, lease.previous, limit);
   }
 
   /** Claims the bucket's next lease in the database; the part beyond the limit (other replicas took it) is not granted. */

@@ -128,8 +128,10 @@ export function storeIdempotentAnswers(fastify: FastifyInstance, dataSource: Dat
   const store = new IdempotencyStore(dataSource);
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const claim = claims.get(request);
+    // Most answers have no claim: their bodies are not copied into a string.
+    if (!claim) return done(null, payload);
     const body = payload === null || payload === undefined ? null : typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.toString() : undefined;
-    if (!claim || claim.refused || body === undefined || !isStorable(reply.statusCode) || (claim.secret && reply.statusCode < 400)) return done(null, payload);
+    if (claim.refused || body === undefined || !isStorable(reply.statusCode) || (claim.secret && reply.statusCode < 400)) return done(null, payload);
     claims.delete(request);
     const headers: Record<string, string> = {};
     for (const name of REPLAYED_HEADERS) {
