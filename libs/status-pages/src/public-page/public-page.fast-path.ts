@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { addressLimit, rateLimitHeaders, RateLimiter, type RateLimitDecision } from '@taproot/auth';
+import { addressLimit, RateLimiter, setRateLimitHeaders, type RateLimitDecision } from '@taproot/auth';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import type { EarlyRequestHandler } from '@taproot/runtime';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
@@ -59,7 +59,7 @@ export class PublicPageFastPath implements EarlyRequestHandler {
   private send(decision: RateLimitDecision, answer: PageAnswer, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     // Over the limit: the guard answers the 429 as on every route.
     if (!decision.allowed) return done();
-    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
+    setRateLimitHeaders(reply, decision);
     sendAnswer(answer, request, reply);
   }
 }

@@ -1,5 +1,5 @@
 import { Controller, Inject, Injectable, Param, Post, Req, Res } from '@nestjs/common';
-import { FailureThrottle, Public, RateLimiter, rateLimitHeaders, SIGN_IN_WINDOW_SECONDS, type FailureBudgets } from '@taproot/auth';
+import { FailureThrottle, Public, RateLimiter, setRateLimitHeaders, SIGN_IN_WINDOW_SECONDS, type FailureBudgets } from '@taproot/auth';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type TaprootConfig } from '@taproot/config';
 import { passwordMatches } from '@taproot/identity';
 import { html } from '@taproot/runtime';
@@ -82,7 +82,7 @@ export class PublicPagePasswordController {
     const budgets = PasswordThrottle.budgets(page.id, request.ip);
     const blocked = await this.throttle.blocked(budgets);
     if (blocked) {
-      for (const [name, value] of Object.entries(rateLimitHeaders(blocked))) reply.header(name, value);
+      setRateLimitHeaders(reply, blocked);
       reply.header('retry-after', String(blocked.retryAfterSeconds));
       return passwordForm(reply, address, 429, 'Too many wrong passwords. Try again later.');
     }

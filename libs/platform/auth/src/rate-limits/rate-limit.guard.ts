@@ -2,7 +2,7 @@ import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContex
 import { Reflector } from '@nestjs/core';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { principalSubject, type Principal } from '../principal/principal';
-import { addressLimit, rateLimitHeaders, RateLimiter, RateLimitExceededError, requestKind, type RateLimitDecision } from './rate-limiter';
+import { addressLimit, RateLimiter, RateLimitExceededError, requestKind, setRateLimitHeaders, type RateLimitDecision } from './rate-limiter';
 
 interface LimitedRequest {
   method: string;
@@ -56,7 +56,7 @@ export class RateLimitGuard implements CanActivate {
 
   private allow(reply: HeaderReply, decision: RateLimitDecision): true {
     if (!decision.allowed) throw new RateLimitExceededError(decision);
-    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) reply.header(name, value);
+    setRateLimitHeaders(reply, decision);
     return true;
   }
 }

@@ -189,14 +189,23 @@ export function addressLimit(
   return { bucket: `${host}:${request.ip ?? 'unknown'}:${kind}`, limit: kind === 'read' ? config.rateLimitReadsPerMinute : config.rateLimitWritesPerMinute };
 }
 
-/** The spec's header set (Limits): `X-RateLimit-Limit: <count>, <count>;window=<seconds>`. */
+/**
+ * Sets the spec's header set (Limits) on an answer: `X-RateLimit-Limit: <count>, <count>;window=<seconds>`
+ * and the remaining, used and reset counts. No object is built: a kept public page is answered
+ * with them on every request.
+ */
+export function setRateLimitHeaders(reply: { header(name: string, value: string): unknown }, d: RateLimitDecision): void {
+  reply.header('X-RateLimit-Limit', `${d.limit}, ${d.limit};window=${d.windowSeconds}`);
+  reply.header('X-RateLimit-Remaining', String(d.remaining));
+  reply.header('X-RateLimit-Used', String(d.used));
+  reply.header('X-RateLimit-Reset', String(Math.ceil(d.resetAt)));
+}
+
+/** The spec's header set (Limits), as an object (`setRateLimitHeaders`). */
 export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
-  return {
-    'X-RateLimit-Limit': `${d.limit}, ${d.limit};window=${d.windowSeconds}`,
-    'X-RateLimit-Remaining': String(d.remaining),
-    'X-RateLimit-Used': String(d.used),
-    'X-RateLimit-Reset': String(Math.ceil(d.resetAt)),
-  };
+  const headers: Record<string, string> = {};
+  setRateLimitHeaders({ header: (name, value) => (headers[name] = value) }, d);
+  return headers;
 }
 
 /**
