@@ -1,14 +1,30 @@
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 
-/** Asks the OS for a free loopback port (listen on 0, read it, close). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Below Linux's ephemeral range (32768-60999), where the OS never hands a port to an outgoing
+ * connection or to another process's listen(0): a port chosen here and bound a moment later is
+ * rarely taken in between, which listen(0)-then-close could not promise under parallel tests.
+ */
+const FIRST = 20_000;
+const COUNT = 12_000;
+const handedOut = new Set<number>();
+
+function listens(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A free loopback port, never the same twice in one process. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = FIRST + randomInt(COUNT);
+    if (handedOut.has(port) || !(await listens(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free loopback port in ${FIRST}-${FIRST + COUNT - 1} after 100 tries`);
 }
