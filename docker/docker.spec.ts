@@ -935,7 +935,7 @@ test('k8s: pods run as non-root with a read-only root filesystem and a writable 
 });
 
 test('k8s: the api trusts the auth app it is deployed with (OAuth tokens, status page sign-in)', () => {
-  const config = ofKind('ConfigMap').find((c) => c.metadata.name === 'taproot-config')!.data;
+  const config = ofKind('ConfigMap').find((c) => c.metadata.name === 'taproot-config')!.data!;
   for (const key of ['PUBLIC_URL', 'AUTH_ISSUER', 'OAUTH_ISSUER', 'OAUTH_AUDIENCE', 'OAUTH_JWKS_URL']) assert.ok(URL.canParse(config[key]), `${key} is a URL`);
   assert.equal(config.OAUTH_ISSUER, config.AUTH_ISSUER, 'the api accepts tokens of the auth app it runs with');
   assert.equal(config.OAUTH_AUDIENCE, config.PUBLIC_URL, 'the auth app issues tokens for the api (audience PUBLIC_URL)');
