@@ -177,6 +177,32 @@ describe('paging: an acknowledge link beside a send being recorded', () => {
   });
 });
 
+describe("paging: a level due while its alert's sends are being recorded", () => {
+  const w = usePagingWorld();
+
+  test('fires in that pass: the firing claim does not pass over an alert held FOR KEY SHARE', async () => {
+    const [first, second] = [await w.userWithEmail(), await w.userWithEmail()];
+    const policy = await w.policyOf([{ users: [first.id], delay: 5 }, { users: [second.id] }]);
+    const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }));
+    const alertId = res.body.data.id as string;
+    await w.engine.tick();
+    const db = w.api.app.get(DataSource);
+    const recording = db.createQueryRunner();
+    await recording.connect();
+    try {
+      // What recording a send of this alert holds until its commit (and every insert of one of its events).
+      await recording.startTransaction();
+      await recording.query('SELECT id FROM alerts WHERE id = $1 FOR KEY SHARE', [alertId]);
+      const pass = (await w.advance(5 * MINUTE)) as { fired: number };
+      assert.equal(pass.fired, 1, 'level 2 fired in the pass it fell due in, not a pass later');
+      assert.equal(w.mailsTo(second.email).length, 1);
+      await recording.commitTransaction();
+    } finally {
+      await recording.release();
+    }
+  });
+});
+
 describe('paging: one SMTP pool per process', () => {
   const w = usePagingWorld();
 

@@ -91,9 +91,12 @@ async function policyOf(ctx: WriteContext, lookups: PagingLookups, track: TrackR
 /**
  * Claims up to `limit` due steps for the caller's transaction: the steps with `FOR UPDATE SKIP
  * LOCKED`, so replicas firing at once take different steps and each fires once, then their alerts
- * the same way. Neither lock ever waits, so the engine never deadlocks with an alert change (which
- * locks the alert, then deletes its steps): a step whose alert is being changed is left for the
- * next pass, and the change waits for this transaction's end at most.
+ * with `FOR NO KEY UPDATE SKIP LOCKED`. Neither lock ever waits, so the engine never deadlocks
+ * with an alert change (which locks the alert FOR UPDATE, then deletes its steps): a step whose
+ * alert is being changed is left for the next pass, and the change waits for this transaction's
+ * end at most. NO KEY UPDATE, not UPDATE, because recording sends holds its alerts FOR KEY SHARE
+ * (as does every insert of an alert's event): FOR UPDATE would skip each of those alerts, whose
+ * steps then waited a whole pass, the lateness of a paging storm.
  */
 export async function claimDueSteps(manager: EntityManager, now: Date, limit: number): Promise<ClaimedStep[]> {
   const steps = (await manager.query(
@@ -101,7 +104,7 @@ export async function claimDueSteps(manager: EntityManager, now: Date, limit: nu
     [now, limit],
   )) as StepRow[];
   if (steps.length === 0) return [];
-  const alerts = (await manager.query('SELECT * FROM alerts WHERE id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED', [[...new Set(steps.map((s) => s.alert_id))]])) as Row[];
+  const alerts = (await manager.query('SELECT * FROM alerts WHERE id = ANY($1::uuid[]) FOR NO KEY UPDATE SKIP LOCKED', [[...new Set(steps.map((s) => s.alert_id))]])) as Row[];
   const alertOf = new Map(alerts.map((a) => [String(a.id), a]));
   const free = steps.filter((s) => alertOf.get(s.alert_id)?.organization_id === s.organization_id);
   const trackIds = [...new Set(free.flatMap((s) => (s.track_id ? [s.track_id] : [])))];
