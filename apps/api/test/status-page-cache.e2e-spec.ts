@@ -219,3 +219,59 @@ describe('the public status page served from memory', () => {
     assert.match(started.body, /Starting soon/);
   });
 });
+
+/**
+ * An expired answer is re-read by one request while the others are still answered it
+ * (docs/status-pages.md, Public page): an expiry costs one read of the page, not one per request
+ * in flight.
+ */
+describe('the public status page refreshed after its ttl', () => {
+  const TTL = 300;
+  const w = useApiWorld({ env: { STATUS_PAGE_CACHE_TTL_MS: String(TTL) } });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  test('one request reads the expired page; one arriving meanwhile is answered from memory; after a second ttl nothing is', async () => {
+    const page = await newStatusPage(w, { public: true });
+    const path = `/status/${page.attributes.slug}`;
+    const reader = w.api.app.get(PublicPageReader, { strict: false });
+    const read = reader.bySlug.bind(reader);
+    let readsStarted = 0;
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    // The refreshing read is held until the test lets it go.
+    jest.spyOn(reader, 'bySlug').mockImplementation(async (...args) => {
+      readsStarted++;
+      if (readsStarted === 2) await held;
+      return read(...args);
+    });
+    assert.equal((await w.api.request('GET', path)).status, 200);
+    assert.equal(readsStarted, 1);
+    await sleep(TTL + 20);
+
+    const refreshing = w.api.request('GET', path);
+    while (readsStarted < 2) await sleep(5);
+    const meanwhile = await w.api.request('GET', path);
+    assert.equal(meanwhile.status, 200);
+    assert.equal(readsStarted, 2, 'answered from memory while the page is being re-read');
+    release();
+    assert.equal((await refreshing).status, 200);
+    assert.equal((await w.api.request('GET', path)).status, 200);
+    assert.equal(readsStarted, 2, 'the refreshed answer is kept');
+
+    await sleep(TTL + 20);
+    release = () => {};
+    const stuck = new Promise<void>((r) => (release = r));
+    jest.spyOn(reader, 'bySlug').mockImplementation(async (...args) => {
+      readsStarted++;
+      if (readsStarted === 3) await stuck;
+      return read(...args);
+    });
+    const slow = w.api.request('GET', path);
+    while (readsStarted < 3) await sleep(5);
+    await sleep(TTL + 20);
+    assert.equal((await w.api.request('GET', path)).status, 200);
+    assert.equal(readsStarted, 4, 'a refresh never finished: the old answer is not served past a second ttl');
+    release();
+    assert.equal((await slow).status, 200);
+  });
+});

@@ -47,4 +47,30 @@ describe('CommitCache', () => {
     for (const key of ['a', 'b', 'c']) small.set(key, key.toUpperCase(), 0);
     assert.deepEqual(['a', 'b', 'c'].map((k) => small.get(k, 1)), [undefined, 'B', 'C']);
   });
+
+  test('with refreshMs, the first get past the ttl misses and the others get the old value until a set or refreshMs', () => {
+    const cache = new CommitCache<string>({ ttlMs: 1000, invalidatedBy: /^x\./, refreshMs: 500 });
+    cache.set('a', 'A', 0);
+    assert.equal(cache.get('a', 999), 'A');
+    assert.equal(cache.get('a', 1000), undefined, 'the first caller past the ttl refreshes');
+    assert.equal(cache.get('a', 1001), 'A', 'the others are answered meanwhile');
+    cache.set('a', 'A2', 1100);
+    assert.equal(cache.get('a', 2099), 'A2');
+    assert.equal(cache.get('a', 2100), undefined);
+    assert.equal(cache.get('a', 2599), 'A2', 'a refresh that never sets');
+    assert.equal(cache.get('a', 2600), undefined, 'ends refreshMs after the ttl');
+    assert.equal(cache.get('a', 2601), undefined);
+  });
+
+  test('with refreshMs, nothing is answered past the value\'s own expiry or after a clear', () => {
+    const cache = new CommitCache<string>({ ttlMs: 1000, invalidatedBy: /^x\./, refreshMs: 500 });
+    cache.set('a', 'A', 0, 1200);
+    assert.equal(cache.get('a', 1000), undefined);
+    assert.equal(cache.get('a', 1100), 'A');
+    assert.equal(cache.get('a', 1200), undefined, 'its own expiry');
+    cache.set('b', 'B', 0);
+    assert.equal(cache.get('b', 1000), undefined);
+    cache.committed([event('x.updated')]);
+    assert.equal(cache.get('b', 1001), undefined, 'cleared');
+  });
 });

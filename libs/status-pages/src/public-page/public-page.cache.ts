@@ -96,7 +96,8 @@ export function sendAnswer(answer: PageAnswer, request: Pick<PageRequest, 'heade
  * The public pages' answers kept in memory (docs/status-pages.md, Public page), by format and
  * address: the controller keeps what it rendered, the fast path (public-page.fast-path.ts) answers
  * from it. A change committed through this process drops every answer at its commit; another
- * replica's change shows within `STATUS_PAGE_CACHE_TTL_MS`. An answer also goes when the page
+ * replica's change shows within `STATUS_PAGE_CACHE_TTL_MS`, plus the one read that refreshes an
+ * expired answer while other requests are still answered it (at most that long again). An answer also goes when the page
  * next changes by itself (`changesAt`). Only pages anyone may read are kept.
  */
 @Injectable()
@@ -104,7 +105,9 @@ export class PublicPageCache {
   private readonly answers: CommitCache<PageAnswer>;
 
   constructor(@Inject(TAPROOT_CONFIG) config: TaprootConfig, @Inject(CLOCK) private readonly clock: Clock, unitOfWork: UnitOfWork) {
-    this.answers = new CommitCache({ ttlMs: config.statusPageCacheTtlMs, invalidatedBy: PAGE_INPUTS, maxEntries: MAX_ANSWERS }, unitOfWork);
+    // An expired answer is re-read by one request while the others are answered the old one.
+    const ttlMs = config.statusPageCacheTtlMs;
+    this.answers = new CommitCache({ ttlMs, refreshMs: ttlMs, invalidatedBy: PAGE_INPUTS, maxEntries: MAX_ANSWERS }, unitOfWork);
   }
 
   get enabled(): boolean {
