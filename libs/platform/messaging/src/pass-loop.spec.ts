@@ -1,4 +1,4 @@
-import { describe, test } from '@jest/globals';
+import { describe, jest, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PassLoop } from './pass-loop';
@@ -27,6 +27,33 @@ describe('PassLoop', () => {
     loop.kick();
     await until(() => passes === 2);
     await loop.stop();
+  });
+
+  test("passes start every pollMs from the start of the last one: a pass's length does not lengthen the wait", async () => {
+    jest.useFakeTimers();
+    try {
+      const starts: number[] = [];
+      const loop = new PassLoop({
+        name: 'test',
+        pollMs: 100,
+        logger: recordingLogger(),
+        pass: async () => {
+          starts.push(performance.now());
+          await new Promise((resolve) => setTimeout(resolve, 60));
+          return false;
+        },
+      });
+      loop.start();
+      await jest.advanceTimersByTimeAsync(1_000);
+      const stopped = loop.stop();
+      await jest.advanceTimersByTimeAsync(100);
+      await stopped;
+      const gaps = starts.slice(1).map((at, i) => Math.round(at - starts[i]));
+      assert.ok(gaps.length >= 8, `passes: ${starts.length}`);
+      assert.deepEqual(new Set(gaps), new Set([100]), `gaps between starts: ${gaps.join(', ')}`);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   test('a kick during a pass runs one more right after it, not two at once', async () => {

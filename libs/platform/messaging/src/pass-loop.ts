@@ -10,7 +10,11 @@ export interface PassLoopOptions {
   name: string;
   /** One pass of the work; answers true when more is waiting, so the next pass starts at once. */
   pass: () => Promise<boolean>;
-  /** The wait between passes when nothing is waiting (and no kick came). */
+  /**
+   * How often a pass starts when nothing is waiting (and no kick came): counted from the start of
+   * the last pass, so a pass's own length does not add to the wait (a timer polled every 100 ms
+   * by passes of 50 ms is looked at every 100 ms, not 150).
+   */
   pollMs: number;
   logger: PassLoopLogger;
 }
@@ -20,7 +24,7 @@ const MAX_BACKOFF_MS = 5000;
 
 /**
  * A background worker's loop (the outbox relay, the paging engine's firing and sending): one pass
- * at a time, polled every `pollMs`, woken at once by `kick` (a kick during a pass runs another
+ * at a time, started every `pollMs`, woken at once by `kick` (a kick during a pass runs another
  * right after it), and backing off while passes fail (a database or broker away) without ever
  * giving up. Passes run outside the request that kicked them: bound where the loop is made, so
  * their queries and logs carry no request id.
@@ -66,10 +70,11 @@ export class PassLoop {
     this.#timer = null;
     if (this.#running || this.#stopped) return;
     const { name, pass, pollMs, logger } = this.options;
+    const started = performance.now();
     let next = pollMs;
     this.#running = (async () => {
       try {
-        if (await pass()) next = 0;
+        next = (await pass()) ? 0 : Math.max(0, pollMs - (performance.now() - started));
         if (this.#failures > 0) logger.info({ loop: name, failures: this.#failures }, `${name} recovered`);
         this.#failures = 0;
       } catch (error) {
