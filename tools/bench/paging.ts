@@ -170,7 +170,7 @@ interface Probes {
   commits: { at: number; level: number; pages: number }[];
   /** notification id -> when channel.send was called and when it returned. */
   sends: Map<string, { calledAt: number; returnedAt: number }>;
-  /** The engine's passes: each firing (fireDue) and each sending (sendDue: claim, sends, their record), with what it did. */
+  /** The engine's work: each firing pass (fireDue) and each claimed batch's sending (sendClaimed: its sends, their record), with what it did. */
   phases: { kind: 'fire' | 'send'; start: number; end: number; count: number }[];
   /** Running counts, for waiting on the engine without querying the database it is measured on: pages committed by level, sends returned. */
   paged: Map<number, number>;
@@ -179,13 +179,13 @@ interface Probes {
 
 function installProbes(api: RunningApp): Probes {
   const probes: Probes = { pagedAt: new Map(), commits: [], sends: new Map(), phases: [], paged: new Map(), sent: 0 };
-  // The engine's two loops call fireDue and sendDue (paging-engine.ts); each is timed where a loop calls it.
-  const engine = api.app.get(PagingEngine) as unknown as Record<'fireDue' | 'sendDue', () => Promise<number>>;
-  for (const [method, kind] of [['fireDue', 'fire'], ['sendDue', 'send']] as const) {
+  // The firing loop calls fireDue; the sending loop's passes start sendClaimed on each batch they claim (paging-engine.ts).
+  const engine = api.app.get(PagingEngine) as unknown as Record<'fireDue' | 'sendClaimed', (...args: unknown[]) => Promise<number>>;
+  for (const [method, kind] of [['fireDue', 'fire'], ['sendClaimed', 'send']] as const) {
     const original = engine[method].bind(engine);
-    engine[method] = async () => {
+    engine[method] = async (...args: unknown[]) => {
       const start = now();
-      const count = await original();
+      const count = await original(...args);
       if (count > 0) probes.phases.push({ kind, start, end: now(), count });
       return count;
     };
@@ -578,7 +578,7 @@ export async function benchPaging(ds: DataSource, api: RunningApp, sink: PagingS
 
 const engineLine = (label: string, e: EngineBreakdown) =>
   `${label} (${e.seconds}s): firing ${e.fire.seconds}s (${e.fire.steps} steps in ${e.fire.passes} passes, mean ${e.fire.meanBatch}, ${e.fire.msPerStep} ms a step); ` +
-  `sending ${e.send.seconds}s (${e.send.notifications} e-mails in ${e.send.passes} passes, ${e.send.msPerNotification} ms each; channel.send first call to last return ${e.send.channelSeconds}s); ` +
+  `sending ${e.send.seconds}s (${e.send.notifications} e-mails in ${e.send.passes} batches (up to 4 at once), ${e.send.msPerNotification} ms each; channel.send first call to last return ${e.send.channelSeconds}s); ` +
   `neither loop busy ${e.idleSeconds}s`;
 
 const pRow = (label: string, p: Percentiles) => [label, p.n, p.p50, p.p95, p.p99, p.max];

@@ -4,7 +4,7 @@ import { MAILER } from '@taproot/runtime';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { eventually } from '../src/testing';
 import { created, doc, unique } from './support/json-api';
-import { MINUTE, usePagingWorld } from './support/paging';
+import { MINUTE, usePagingWorld, type PagedUser } from './support/paging';
 
 /**
  * The engine fires its due steps in batches, a few statements per batch (docs/paging.md,
@@ -200,6 +200,37 @@ describe("paging: a level due while its alert's sends are being recorded", () =>
     } finally {
       await recording.release();
     }
+  });
+});
+
+describe('paging: a slow send beside the next sending pass', () => {
+  let held: string | null = null;
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const w = usePagingWorld({ beforeRecipient: (address) => (address === held ? gate : undefined) });
+
+  test('a notification fired while an earlier one is still being sent is sent without waiting for it', async () => {
+    const [slow, quick] = [await w.userWithEmail(), await w.userWithEmail()];
+    held = slow.email;
+    const page = async (user: PagedUser) => {
+      const policy = await w.policyOf([{ users: [user.id] }]);
+      const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }));
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      await w.engine.fireDue();
+      // The sending loop's pass: it claims and starts the sends, and returns.
+      await w.engine.sendPass();
+      return res.body.data.id as string;
+    };
+    const slowAlert = await page(slow);
+    await page(quick);
+    await w.smtp.waitFor((m) => m.to.includes(quick.email));
+    assert.equal(w.mailsTo(slow.email).length, 0, 'the first e-mail is still held by the relay');
+
+    release();
+    await w.smtp.waitFor((m) => m.to.includes(slow.email));
+    const db = w.api.app.get(DataSource);
+    const status = async () => ((await db.query('SELECT status FROM alert_notifications WHERE alert_id = $1', [slowAlert])) as { status: string }[])[0].status;
+    assert.equal(await eventually(status, (s) => s === 'sent'), 'sent', 'the held send is recorded once it went through');
   });
 });
 

@@ -19,6 +19,8 @@ export type NotificationChannels = ReadonlyMap<ChannelKind, NotificationChannel>
 const BATCH = 200;
 /** A claimed notification is another replica's to retry when its sender has not answered by then. */
 const LEASE_MS = 60_000;
+/** Claimed batches being sent at once by the sending loop (their sends, then their record). */
+const SENDING_BATCHES = 4;
 /** Sends tried before a notification is given up. */
 export const MAX_ATTEMPTS = 5;
 /** The wait before attempt n+1: 10 s, 20 s, 40 s, ... at most 5 minutes. */
@@ -66,14 +68,18 @@ function byOrganization<T>(items: readonly T[], organizationOf: (item: T) => str
  * rows claimed with FOR UPDATE SKIP LOCKED, so any number of replicas share them and each fires
  * once; a batch in a few statements whatever its size), the other sends the due notifications
  * (claimed under a lease, so a crashed sender's are retried by another). Sending has its own loop
- * so a slow mail relay never delays an escalation. Time comes from the injected clock; `tick` is
- * one pass of both, which tests call after moving the clock.
+ * so a slow mail relay never delays an escalation, and a sending pass leaves its batch's sends
+ * running beside the next passes, so a notification fired meanwhile is not held up by a slow send
+ * either. Time comes from the injected clock; `tick` is one pass of both, sends included, which
+ * tests call after moving the clock.
  */
 @Injectable()
 export class PagingEngine extends ResourceWriteHandler implements OnApplicationBootstrap, OnApplicationShutdown {
   // The loops call the methods at each pass (not bound once), so a probe wrapping them sees every pass.
   private readonly firing: PassLoop;
   private readonly sending: PassLoop;
+  /** Batches the sending loop claimed whose sends or record are still going on. */
+  private readonly sendingBatches = new Set<Promise<void>>();
 
   constructor(
     unitOfWork: UnitOfWork,
@@ -86,7 +92,7 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
     super(unitOfWork, clock);
     const pollMs = config.pagingPollMs;
     this.firing = new PassLoop({ name: 'paging (firing)', pollMs, logger, pass: async () => (await this.fireDue()) >= BATCH });
-    this.sending = new PassLoop({ name: 'paging (sending)', pollMs, logger, pass: async () => (await this.sendDue()) >= BATCH });
+    this.sending = new PassLoop({ name: 'paging (sending)', pollMs, logger, pass: () => this.sendPass() });
     // A committed alert change may have written a step due now: fire it without waiting for the poll
     // (the alert's own events only: a pass's timeline lines, alert_event.*, need no other pass).
     unitOfWork.onCommit((events) => {
@@ -103,6 +109,7 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
   async onApplicationShutdown(): Promise<void> {
     await this.firing.stop();
     await this.sending.stop();
+    await Promise.all(this.sendingBatches);
   }
 
   /** One pass: fires the steps due by the clock, then sends the notifications due. */
@@ -112,7 +119,8 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
     return { fired, sent };
   }
 
-  private async fireDue(): Promise<number> {
+  /** One pass of the firing loop: fires the steps due by the clock; answers how many. */
+  async fireDue(): Promise<number> {
     const { fired, notified } = await this.commitIsolated(async (scope) => {
       const claimed = await claimDueSteps(scope.manager, scope.now, BATCH);
       const lookups = new PagingLookups();
@@ -138,7 +146,32 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
     return fired;
   }
 
+  /** Claims the notifications due by the clock and sends them; answers how many, once recorded. */
   private async sendDue(): Promise<number> {
+    return this.sendClaimed(await this.claimDueNotifications());
+  }
+
+  /**
+   * One pass of the sending loop: claims the notifications due and starts their sends, without
+   * waiting for them (at most SENDING_BATCHES batches at once, waited for here when that many are
+   * out). A batch whose record fails is logged: its leases run out and another pass sends it again.
+   */
+  async sendPass(): Promise<boolean> {
+    while (this.sendingBatches.size >= SENDING_BATCHES) await Promise.race(this.sendingBatches);
+    const claimed = await this.claimDueNotifications();
+    if (claimed.length === 0) return false;
+    const batch: Promise<void> = this.sendClaimed(claimed).then(
+      () => void this.sendingBatches.delete(batch),
+      (error: unknown) => {
+        this.sendingBatches.delete(batch);
+        this.logger.error({ err: error, notifications: claimed.length }, 'paging sends not recorded');
+      },
+    );
+    this.sendingBatches.add(batch);
+    return claimed.length >= BATCH;
+  }
+
+  private async claimDueNotifications(): Promise<ClaimedNotification[]> {
     const now = this.clock.now();
     const [claimed] = (await this.dataSource.query(
       `UPDATE alert_notifications n SET claimed_until = $2, attempts = n.attempts + 1
@@ -149,6 +182,11 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
        RETURNING n.id, n.organization_id, n.alert_id, n.level, n.user_id, n.channel, n.address, n.attempts, a.summary, a.description, a.short_id, a.status AS alert_status, a.external_url`,
       [now, new Date(now.getTime() + LEASE_MS), BATCH],
     )) as [ClaimedNotification[], number];
+    return claimed;
+  }
+
+  /** Sends claimed notifications, then records their outcomes; answers how many. */
+  private async sendClaimed(claimed: readonly ClaimedNotification[]): Promise<number> {
     if (claimed.length === 0) return 0;
     // Each send on its own: a slow or failing address never holds up the others.
     const results = await Promise.all(claimed.map((n) => this.send(n)));

@@ -31,6 +31,8 @@ export interface SmtpSinkOptions {
   failFirstSessions?: number;
   /** When set, AUTH must use this user and password (`535` otherwise); a session may still skip AUTH. */
   credentials?: { user: string; pass: string };
+  /** Awaited before a recipient is accepted at RCPT TO: a test holds one address's mail while others go through. */
+  beforeRecipient?: (address: string) => Promise<void> | void;
 }
 
 /**
@@ -68,7 +70,7 @@ export class SmtpSink {
       },
       onRcptTo: (address, _session, callback) => {
         if (refused.has(address.address.toLowerCase())) return callback(smtpError(550, '5.1.1 Mailbox unavailable'));
-        callback();
+        Promise.resolve(options.beforeRecipient?.(address.address)).then(() => callback(), callback);
       },
       onData: (stream, session, callback) => {
         let receivedAt = 0;
