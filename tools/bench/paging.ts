@@ -25,7 +25,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { NOTIFICATION_CHANNELS, PagingEngine, type NotificationChannels } from '@taproot/alerting';
 import { OperatorUsers } from '@taproot/identity';
@@ -175,17 +175,22 @@ interface Probes {
   /** Running counts, for waiting on the engine without querying the database it is measured on: pages committed by level, sends returned. */
   paged: Map<number, number>;
   sent: number;
+  /** Passes or batches that threw (the loop logs and retries them; the bench's logger is silent): when, and why. */
+  failures: { at: number; kind: 'fire' | 'send'; error: string }[];
 }
 
 function installProbes(api: RunningApp): Probes {
-  const probes: Probes = { pagedAt: new Map(), commits: [], sends: new Map(), phases: [], paged: new Map(), sent: 0 };
+  const probes: Probes = { pagedAt: new Map(), commits: [], sends: new Map(), phases: [], paged: new Map(), sent: 0, failures: [] };
   // The firing loop calls fireDue; the sending loop's passes start sendClaimed on each batch they claim (paging-engine.ts).
   const engine = api.app.get(PagingEngine) as unknown as Record<'fireDue' | 'sendClaimed', (...args: unknown[]) => Promise<number>>;
   for (const [method, kind] of [['fireDue', 'fire'], ['sendClaimed', 'send']] as const) {
     const original = engine[method].bind(engine);
     engine[method] = async (...args: unknown[]) => {
       const start = now();
-      const count = await original(...args);
+      const count = await original(...args).catch((error: unknown) => {
+        probes.failures.push({ at: now(), kind, error: error instanceof Error ? error.message : String(error) });
+        throw error;
+      });
       if (count > 0) probes.phases.push({ kind, start, end: now(), count });
       return count;
     };
@@ -461,6 +466,12 @@ export interface LatenessBench {
   firedPerSec: number;
   /** Engine transactions that fired level-2 steps, and their sizes. */
   batches: { count: number; mean: number; max: number };
+  /** The latest steps (commit - due_at), with when each was due (seconds into the window): a stall shows as a cluster. */
+  latest: { dueSecond: number; lateMs: number }[];
+  /** The bench process's event loop delay over the window, max (ms): the api and the engine run on it. */
+  eventLoopDelayMaxMs: number;
+  /** Firing passes and send batches that failed during the window. */
+  failures: Probes['failures'];
   /** From the first due_at to the last level-2 e-mail. */
   engine: EngineBreakdown;
 }
@@ -492,6 +503,8 @@ async function lateness(ds: DataSource, api: RunningApp, sink: PagingSink, probe
 
   // The N level-2 steps come due at a steady rate over the window, from LEAD_MS on.
   const since = countsOf(probes, 2);
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const start = Date.now() + LEAD_MS;
   const spacingMs = (PAGING_WINDOW_SECONDS * 1000) / alerts;
   const [, rewritten] = (await ds.query(
@@ -518,10 +531,12 @@ async function lateness(ds: DataSource, api: RunningApp, sink: PagingSink, probe
       WHERE t.organization_id = $1 AND t.escalation_policy_id = $2 AND s.kind = 'level' AND s.level = 2`,
     [organizationId, policy.id],
   )) as { alert_id: string; due_at: Date; fired_at: Date; notification_id: string | null }[];
+  loopDelay.disable();
   const mails = await mailsFor(sink, steps.length);
   await drain(ds, label);
 
   const committed: number[] = [];
+  const latest: { dueSecond: number; lateMs: number }[] = [];
   const firedAt: number[] = [];
   const mailed: number[] = [];
   let lastCommit = 0;
@@ -532,6 +547,7 @@ async function lateness(ds: DataSource, api: RunningApp, sink: PagingSink, probe
     const at = probes.pagedAt.get(`${s.alert_id}:2`);
     if (at === undefined) throw new Error(`${label}: no commit seen for the level-2 page of alert ${s.alert_id}`);
     committed.push(at - due);
+    latest.push({ dueSecond: round((due - start) / 1000, 2), lateMs: round(at - due, 1) });
     lastCommit = Math.max(lastCommit, at);
     const send = s.notification_id ? probes.sends.get(s.notification_id) : undefined;
     const delivered = PAGING_CHANNEL === 'none' ? send?.returnedAt : s.notification_id ? mails.get(s.notification_id)?.receivedAt : undefined;
@@ -553,8 +569,14 @@ async function lateness(ds: DataSource, api: RunningApp, sink: PagingSink, probe
     firedPerSec: round(alerts / ((lastCommit - start) / 1000), 1),
     batches: { count: batches.length, mean: round(batches.reduce((a, b) => a + b.pages, 0) / Math.max(1, batches.length), 1), max: Math.max(0, ...batches.map((b) => b.pages)) },
     engine: engineBreakdown(probes, start, Math.max(lastCommit, lastMail)),
+    latest: latest.sort((a, b) => b.lateMs - a.lateMs).slice(0, 3),
+    eventLoopDelayMaxMs: round(loopDelay.max / 1e6, 1),
+    failures: probes.failures.filter((f) => f.at >= start),
   };
-  progress(`${label}: lateness p50 ${result.committed.p50} ms, p99 ${result.committed.p99} ms, max ${result.committed.max} ms (fired_at: p99 ${result.firedAt.p99} ms); ${result.firedPerSec} fired/s`);
+  progress(`${label}: lateness p50 ${result.committed.p50} ms, p99 ${result.committed.p99} ms, max ${result.committed.max} ms (fired_at: p99 ${result.firedAt.p99} ms); ${result.firedPerSec} fired/s; ` +
+      `latest ${result.latest.map((l) => `${l.lateMs} ms (due +${l.dueSecond}s)`).join(', ')}; event loop delay max ${result.eventLoopDelayMaxMs} ms; ` +
+      `${result.failures.length} failed passes${result.failures.length ? `: ${[...new Set(result.failures.map((f) => `${f.kind}: ${f.error}`))].join('; ')}` : ''}`,
+  );
   return result;
 }
 
