@@ -31,7 +31,7 @@ import { NOTIFICATION_CHANNELS, PagingEngine, type NotificationChannels } from '
 import { OperatorUsers } from '@taproot/identity';
 import { UnitOfWork, type DomainEvent } from '@taproot/messaging';
 import type { RunningApp } from '@taproot/runtime';
-import type { DataSource } from 'typeorm';
+import { DataSource as DataSourceToken, type DataSource } from 'typeorm';
 import type { OpenLoopInput, OpenLoopOutput, OpenLoopRequest } from './open-loop-worker';
 import type { SinkMail, SinkReply, SinkRequest } from './smtp-sink-worker';
 import {
@@ -470,10 +470,28 @@ export interface LatenessBench {
   latest: { dueSecond: number; lateMs: number }[];
   /** The bench process's event loop delay over the window, max (ms): the api and the engine run on it. */
   eventLoopDelayMaxMs: number;
+  /** The api's connection pool over the window, sampled every 10 ms: the most requests waiting for a connection, and the most connections out. */
+  pool: { maxWaiting: number; maxBusy: number; size: number };
   /** Firing passes and send batches that failed during the window. */
   failures: Probes['failures'];
   /** From the first due_at to the last level-2 e-mail. */
   engine: EngineBreakdown;
+}
+
+/** Samples the api's pg pool (TypeORM's PostgresDriver keeps it as `master`) until `stop`. */
+function samplePool(api: RunningApp): { stop(): { maxWaiting: number; maxBusy: number; size: number } } {
+  const driver = api.app.get(DataSourceToken).driver as unknown as { master: { waitingCount: number; totalCount: number; idleCount: number; options: { max: number } } };
+  const seen = { maxWaiting: 0, maxBusy: 0, size: driver.master.options.max };
+  const timer = setInterval(() => {
+    seen.maxWaiting = Math.max(seen.maxWaiting, driver.master.waitingCount);
+    seen.maxBusy = Math.max(seen.maxBusy, driver.master.totalCount - driver.master.idleCount);
+  }, 10);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return seen;
+    },
+  };
 }
 
 async function lateness(ds: DataSource, api: RunningApp, sink: PagingSink, probes: Probes, organizationId: string, token: string, alerts: number): Promise<LatenessBench> {
@@ -505,6 +523,7 @@ async function lateness(ds: DataSource, api: RunningApp, sink: PagingSink, probe
   const since = countsOf(probes, 2);
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
+  const pool = samplePool(api);
   const start = Date.now() + LEAD_MS;
   const spacingMs = (PAGING_WINDOW_SECONDS * 1000) / alerts;
   const [, rewritten] = (await ds.query(
@@ -532,6 +551,7 @@ async function lateness(ds: DataSource, api: RunningApp, sink: PagingSink, probe
     [organizationId, policy.id],
   )) as { alert_id: string; due_at: Date; fired_at: Date; notification_id: string | null }[];
   loopDelay.disable();
+  const poolSeen = pool.stop();
   const mails = await mailsFor(sink, steps.length);
   await drain(ds, label);
 
@@ -571,10 +591,12 @@ async function lateness(ds: DataSource, api: RunningApp, sink: PagingSink, probe
     engine: engineBreakdown(probes, start, Math.max(lastCommit, lastMail)),
     latest: latest.sort((a, b) => b.lateMs - a.lateMs).slice(0, 3),
     eventLoopDelayMaxMs: round(loopDelay.max / 1e6, 1),
+    pool: poolSeen,
     failures: probes.failures.filter((f) => f.at >= start),
   };
   progress(`${label}: lateness p50 ${result.committed.p50} ms, p99 ${result.committed.p99} ms, max ${result.committed.max} ms (fired_at: p99 ${result.firedAt.p99} ms); ${result.firedPerSec} fired/s; ` +
       `latest ${result.latest.map((l) => `${l.lateMs} ms (due +${l.dueSecond}s)`).join(', ')}; event loop delay max ${result.eventLoopDelayMaxMs} ms; ` +
+      `pool: at most ${result.pool.maxWaiting} waiting, ${result.pool.maxBusy} of ${result.pool.size} out; ` +
       `${result.failures.length} failed passes${result.failures.length ? `: ${[...new Set(result.failures.map((f) => `${f.kind}: ${f.error}`))].join('; ')}` : ''}`,
   );
   return result;
