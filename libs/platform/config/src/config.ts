@@ -42,7 +42,8 @@ export interface TaprootConfig {
   /**
    * How long a public status page's rendered answers are served from memory
    * (`STATUS_PAGE_CACHE_TTL_MS`): a change committed through this process drops them at once, one
-   * made through another replica shows within this bound. 0: every request reads the page.
+   * made through another replica shows within twice this bound (an expired answer is still served
+   * while one request re-reads it). 0: every request reads the page.
    */
   statusPageCacheTtlMs: number;
   /**
