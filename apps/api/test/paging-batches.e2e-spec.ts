@@ -4,7 +4,7 @@ import { MAILER } from '@taproot/runtime';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { eventually } from '../src/testing';
 import { created, doc, unique } from './support/json-api';
-import { MINUTE, usePagingWorld, type PagedUser } from './support/paging';
+import { MINUTE, usePagingWorld, type PagedUser, type PagingWorld } from './support/paging';
 
 /**
  * The engine fires its due steps in batches, a few statements per batch (docs/paging.md,
@@ -114,36 +114,50 @@ async function blockedBy(db: DataSource, holder: QueryRunner, message: string): 
   }
 }
 
+/** Posts an alert paging `policy`; answers its id. */
+async function alertPaging(w: PagingWorld, policy: string): Promise<string> {
+  const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }));
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.data.id as string;
+}
+
+/** Runs `work` in a transaction of another session (what a concurrent writer holds), committed at its end. */
+async function inOtherTransaction(w: PagingWorld, work: (tx: QueryRunner, db: DataSource) => Promise<void>): Promise<void> {
+  const db = w.api.app.get(DataSource);
+  const tx = db.createQueryRunner();
+  await tx.connect();
+  try {
+    await tx.startTransaction();
+    await work(tx, db);
+    await tx.commitTransaction();
+  } finally {
+    await tx.release();
+  }
+}
+
 describe('paging: recording sends beside an alert change', () => {
   const w = usePagingWorld({ failFirstSessions: 1 });
 
   test('a send recorded while the alert is being resolved waits for it instead of deadlocking with it', async () => {
     const user = await w.userWithEmail();
     const policy = await w.policyOf([{ users: [user.id] }]);
-    const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }));
-    const alertId = res.body.data.id as string;
+    const alertId = await alertPaging(w, policy);
     await w.engine.tick(); // level 1 fired; its e-mail refused once (421), to be retried in 10 s
-    const db = w.api.app.get(DataSource);
-    const change = db.createQueryRunner();
-    await change.connect();
-    try {
+    let pass: Promise<unknown> = Promise.resolve();
+    await inOtherTransaction(w, async (change, db) => {
       // An alert change as the API makes it: the alert locked first, then its unsent notifications cancelled.
-      await change.startTransaction();
       await change.query('SELECT id FROM alerts WHERE id = $1 FOR UPDATE', [alertId]);
-      const pass = w.advance(10_000); // the retry is sent, then recorded
+      pass = w.advance(10_000); // the retry is sent, then recorded
       await blockedBy(db, change, 'the recording never waited for the alert');
       // Without the lock order this waits for the recording, which waits for this transaction: a
       // deadlock (PostgreSQL would end it after a second by failing the recording). With it, nothing
       // here waits: a lock wait at all fails the statement.
       await change.query("SET LOCAL lock_timeout = '300ms'");
       await change.query(`UPDATE alert_notifications SET status = 'cancelled' WHERE alert_id = $1 AND status = 'pending'`, [alertId]);
-      await change.commitTransaction();
-      await pass;
-    } finally {
-      await change.release();
-    }
+    });
+    await pass;
     assert.equal(w.mailsTo(user.email).length, 1);
-    const [row] = await db.query('SELECT status FROM alert_notifications WHERE alert_id = $1', [alertId]);
+    const [row] = await w.api.app.get(DataSource).query('SELECT status FROM alert_notifications WHERE alert_id = $1', [alertId]);
     assert.equal(row.status, 'sent', 'the send that happened is recorded');
   });
 });
@@ -154,26 +168,19 @@ describe('paging: an acknowledge link beside a send being recorded', () => {
   test('a link clicked while its alert is held waits for the alert before touching the notification', async () => {
     const user = await w.userWithEmail();
     const policy = await w.policyOf([{ users: [user.id] }]);
-    const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }));
-    const alertId = res.body.data.id as string;
+    const alertId = await alertPaging(w, policy);
     await w.engine.tick();
     const link = w.ackLinkOf(w.mailsTo(user.email)[0].text);
-    const db = w.api.app.get(DataSource);
-    const recording = db.createQueryRunner();
-    await recording.connect();
-    try {
+    let click: ReturnType<typeof w.api.request> | undefined;
+    await inOtherTransaction(w, async (recording, db) => {
       // What the engine's send recording holds and then takes: the alert, then the notification.
-      await recording.startTransaction();
       await recording.query('SELECT id FROM alerts WHERE id = $1 FOR KEY SHARE', [alertId]);
-      const click = w.api.request('GET', link);
+      click = w.api.request('GET', link);
       await blockedBy(db, recording, 'the acknowledgement never waited for the alert');
       await recording.query("SET LOCAL lock_timeout = '300ms'");
       await recording.query('UPDATE alert_notifications SET attempts = attempts WHERE alert_id = $1', [alertId]);
-      await recording.commitTransaction();
-      assert.equal((await click).status, 200);
-    } finally {
-      await recording.release();
-    }
+    });
+    assert.equal((await click!).status, 200);
   });
 });
 
@@ -183,23 +190,15 @@ describe("paging: a level due while its alert's sends are being recorded", () =>
   test('fires in that pass: the firing claim does not pass over an alert held FOR KEY SHARE', async () => {
     const [first, second] = [await w.userWithEmail(), await w.userWithEmail()];
     const policy = await w.policyOf([{ users: [first.id], delay: 5 }, { users: [second.id] }]);
-    const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }));
-    const alertId = res.body.data.id as string;
+    const alertId = await alertPaging(w, policy);
     await w.engine.tick();
-    const db = w.api.app.get(DataSource);
-    const recording = db.createQueryRunner();
-    await recording.connect();
-    try {
+    await inOtherTransaction(w, async (recording) => {
       // What recording a send of this alert holds until its commit (and every insert of one of its events).
-      await recording.startTransaction();
       await recording.query('SELECT id FROM alerts WHERE id = $1 FOR KEY SHARE', [alertId]);
       const pass = (await w.advance(5 * MINUTE)) as { fired: number };
       assert.equal(pass.fired, 1, 'level 2 fired in the pass it fell due in, not a pass later');
       assert.equal(w.mailsTo(second.email).length, 1);
-      await recording.commitTransaction();
-    } finally {
-      await recording.release();
-    }
+    });
   });
 });
 
@@ -213,13 +212,11 @@ describe('paging: a slow send beside the next sending pass', () => {
     const [slow, quick] = [await w.userWithEmail(), await w.userWithEmail()];
     held = slow.email;
     const page = async (user: PagedUser) => {
-      const policy = await w.policyOf([{ users: [user.id] }]);
-      const res = await w.send('POST', '/v1/alerts', doc('alerts', { summary: unique('Checkout is down'), notification_target_type: 'EscalationPolicy', notification_target_id: policy }));
-      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const alertId = await alertPaging(w, await w.policyOf([{ users: [user.id] }]));
       await w.engine.fireDue();
       // The sending loop's pass: it claims and starts the sends, and returns.
       await w.engine.sendPass();
-      return res.body.data.id as string;
+      return alertId;
     };
     const slowAlert = await page(slow);
     await page(quick);
