@@ -236,14 +236,17 @@ describe('the public status page refreshed after its ttl', () => {
     const reader = w.api.app.get(PublicPageReader, { strict: false });
     const read = reader.bySlug.bind(reader);
     let readsStarted = 0;
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    // The refreshing read is held until the test lets it go.
-    jest.spyOn(reader, 'bySlug').mockImplementation(async (...args) => {
-      readsStarted++;
-      if (readsStarted === 2) await held;
-      return read(...args);
-    });
+    /** Holds the `nth` read of the page until the answer is called. */
+    const holdRead = (nth: number) => {
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      jest.spyOn(reader, 'bySlug').mockImplementation(async (...args) => {
+        if (++readsStarted === nth) await held;
+        return read(...args);
+      });
+      return release;
+    };
+    const release = holdRead(2);
     assert.equal((await w.api.request('GET', path)).status, 200);
     assert.equal(readsStarted, 1);
     await sleep(TTL + 20);
@@ -259,19 +262,13 @@ describe('the public status page refreshed after its ttl', () => {
     assert.equal(readsStarted, 2, 'the refreshed answer is kept');
 
     await sleep(TTL + 20);
-    release = () => {};
-    const stuck = new Promise<void>((r) => (release = r));
-    jest.spyOn(reader, 'bySlug').mockImplementation(async (...args) => {
-      readsStarted++;
-      if (readsStarted === 3) await stuck;
-      return read(...args);
-    });
+    const releaseStuck = holdRead(3);
     const slow = w.api.request('GET', path);
     while (readsStarted < 3) await sleep(5);
     await sleep(TTL + 20);
     assert.equal((await w.api.request('GET', path)).status, 200);
     assert.equal(readsStarted, 4, 'a refresh never finished: the old answer is not served past a second ttl');
-    release();
+    releaseStuck();
     assert.equal((await slow).status, 200);
   });
 });

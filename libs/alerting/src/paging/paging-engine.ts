@@ -115,7 +115,7 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
   /** One pass: fires the steps due by the clock, then sends the notifications due. */
   async tick(): Promise<{ fired: number; sent: number }> {
     const fired = await this.fireDue();
-    const sent = await this.sendDue();
+    const sent = await this.sendClaimed(await this.claimDueNotifications());
     return { fired, sent };
   }
 
@@ -144,11 +144,6 @@ export class PagingEngine extends ResourceWriteHandler implements OnApplicationB
     });
     if (notified > 0) this.sending.kick();
     return fired;
-  }
-
-  /** Claims the notifications due by the clock and sends them; answers how many, once recorded. */
-  private async sendDue(): Promise<number> {
-    return this.sendClaimed(await this.claimDueNotifications());
   }
 
   /**

@@ -97,8 +97,9 @@ export function sendAnswer(answer: PageAnswer, request: Pick<PageRequest, 'heade
  * address: the controller keeps what it rendered, the fast path (public-page.fast-path.ts) answers
  * from it. A change committed through this process drops every answer at its commit; another
  * replica's change shows within `STATUS_PAGE_CACHE_TTL_MS`, plus the one read that refreshes an
- * expired answer while other requests are still answered it (at most that long again). An answer also goes when the page
- * next changes by itself (`changesAt`). Only pages anyone may read are kept.
+ * expired answer while other requests are still answered it (at most that long again). An answer
+ * also goes when the page next changes by itself (`changesAt`). Only pages anyone may read are
+ * kept.
  */
 @Injectable()
 export class PublicPageCache {
