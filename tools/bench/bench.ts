@@ -66,6 +66,8 @@
  *   BENCH_WARMUP_SECONDS seconds of warm-up before each load (default 2)
  *   BENCH_CONNECTIONS    concurrent connections / loop workers (default 10)
  *   BENCH_HEALTH_ROUNDS  alternating api / hello-world pairs for the health measure (default 3)
+ *   BENCH_PG_STATEMENTS  1: the embedded PostgreSQL loads pg_stat_statements and the webhooks
+ *                        section prints each statement's executor time and WAL per delivery
  *   BENCH_SOAK_SECONDS   length of the soak (default 600; at least 20; under 240 the end is
  *                        compared with the half-way point instead of minute 2)
  */
@@ -105,6 +107,8 @@ import {
   RAW_TOPIC,
   round,
   SECONDS,
+  STATEMENT_STATS,
+  STATEMENT_STATS_SETTINGS,
   table,
   WARMUP_SECONDS,
   type LoadResult,
@@ -512,7 +516,7 @@ async function main(): Promise<void> {
       cleanups.push({ name: `temp dir ${dir}`, fn: async () => rmSync(dir, { recursive: true, force: true }) });
       const port = await freePort();
       progress(`starting embedded PostgreSQL on 127.0.0.1:${port} (${dir})`);
-      const pg = await startEmbeddedPostgres({ dir: join(dir, 'pg'), port, persistent: false });
+      const pg = await startEmbeddedPostgres({ dir: join(dir, 'pg'), port, persistent: false, settings: STATEMENT_STATS ? STATEMENT_STATS_SETTINGS : undefined });
       cleanups.push({ name: 'embedded PostgreSQL', fn: () => pg.stop() });
       databaseUrl = pg.url;
     } else {

@@ -404,6 +404,40 @@ export async function drain(ds: DataSource, label: string): Promise<number> {
   }
 }
 
+/** BENCH_PG_STATEMENTS=1: the embedded PostgreSQL keeps statement statistics (pg_stat_statements). */
+export const STATEMENT_STATS = process.env.BENCH_PG_STATEMENTS === '1';
+export const STATEMENT_STATS_SETTINGS = { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' };
+
+/** A statement's cost over a measured stretch, per item of work (a delivery, an event). */
+export interface StatementCost {
+  statement: string;
+  calls: number;
+  /** Executor time per item, µs (CPU and any wait inside the statement). */
+  execUs: number;
+  /** WAL written per item, bytes. */
+  walBytes: number;
+}
+
+/**
+ * Statement statistics over a stretch of a section (BENCH_PG_STATEMENTS): `reset` at its start,
+ * `costs` at its end answers the statements that cost most, per item. Null when not enabled.
+ */
+export async function statementStats(ds: DataSource): Promise<{ reset(): Promise<void>; costs(items: number, top?: number): Promise<StatementCost[]> } | null> {
+  if (!STATEMENT_STATS) return null;
+  await ds.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  return {
+    reset: async () => void (await ds.query('SELECT pg_stat_statements_reset()')),
+    costs: async (items, top = 10) => {
+      const rows: { q: string; calls: string; exec: number; wal: string }[] = await ds.query(
+        `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS q, calls, total_exec_time AS exec, wal_bytes AS wal
+           FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT $1`,
+        [top],
+      );
+      return rows.map((r) => ({ statement: r.q, calls: Number(r.calls), execUs: round((1000 * r.exec) / items, 1), walBytes: Math.round(Number(r.wal) / items) }));
+    },
+  };
+}
+
 export async function explain(ds: DataSource, sql: string, params: unknown[]): Promise<string[]> {
   const rows: { 'QUERY PLAN': string }[] = await ds.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
   return rows.map((r) => r['QUERY PLAN']);

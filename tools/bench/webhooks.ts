@@ -24,7 +24,7 @@ import { Worker } from 'node:worker_threads';
 import { domainEvent, topicOf, type DomainEvent } from '@taproot/messaging';
 import type { RunningApp, Runtime } from '@taproot/runtime';
 import { createGuardedSender, WebhookDeliveryEngine, type WebhookSender } from '@taproot/webhooks';
-import { intEnv, MEDIA_TYPE, limitRow, notRunRow, out, percentile, progress, ratio, ratioRow, round, sleep, table, type SummaryRow } from './harness';
+import { intEnv, MEDIA_TYPE, limitRow, notRunRow, out, percentile, progress, ratio, ratioRow, round, sleep, statementStats, table, type StatementCost, type SummaryRow } from './harness';
 import type { Receipt, ReceiverReply, ReceiverRequest } from './webhook-receiver-worker';
 
 const RATE = intEnv('BENCH_WEBHOOK_RATE', 200, 1);
@@ -50,6 +50,8 @@ export interface ThroughputRound {
   /** The same deliveries due again at once (a mass redelivery, an outage's retries): the worker's claims alone. */
   backlog: { deliveries: number; seconds: number; perSec: number };
   raw: { posts: number; seconds: number; perSec: number };
+  /** BENCH_PG_STATEMENTS: what the events' delivery cost PostgreSQL, per delivery, most first. */
+  statements?: StatementCost[];
 }
 
 export interface WebhooksBench {
@@ -161,6 +163,7 @@ async function throughputRounds(
   await Promise.all(Array.from({ length: concurrency }, () => sender.send({ url: receiver.url, headers: { 'content-type': 'application/json' }, body })));
   await received(receiver, concurrency, `${label}: warm-up`);
   const rounds: ThroughputRound[] = [];
+  const stats = await statementStats(runtime.dataSource);
   for (let round_ = 1; round_ <= 2; round_++) {
     progress(`webhooks (${label}): round ${round_}: ${events} raw POSTs at concurrency ${concurrency}`);
     let next = 0;
@@ -178,6 +181,7 @@ async function throughputRounds(
     await received(receiver, events, `${label}: raw POSTs`);
 
     progress(`webhooks (${label}): round ${round_}: ${events} events, ${PER_TRANSACTION} a transaction`);
+    await stats?.reset();
     const deliveriesStart = now();
     const eventIds: string[] = [];
     for (let i = 0; i < events; i += PER_TRANSACTION) {
@@ -188,6 +192,7 @@ async function throughputRounds(
     const { last } = await received(receiver, events, `${label}: deliveries`);
     const deliveriesSeconds = (last - deliveriesStart) / 1000;
     await engine.idle();
+    const statements = await stats?.costs(events);
 
     // The same deliveries due again: all but one by SQL, the last redelivered through the api,
     // whose commit wakes the worker (as a redelivery does).
@@ -209,6 +214,7 @@ async function throughputRounds(
       raw: { posts: events, seconds: round(rawSeconds, 2), perSec: round(events / rawSeconds, 0) },
       deliveries: { events, seconds: round(deliveriesSeconds, 2), perSec: round(events / deliveriesSeconds, 0) },
       backlog: { deliveries: events, seconds: round(backlogSeconds, 2), perSec: round(events / backlogSeconds, 0) },
+      statements,
     };
     rounds.push(r);
     progress(`webhooks (${label}): round ${round_}: raw ${r.raw.perSec}/s, events to deliveries ${r.deliveries.perSec}/s, backlog ${r.backlog.perSec}/s`);
@@ -289,6 +295,11 @@ export function reportWebhooks(w: WebhooksBench): SummaryRow[] {
       rounds.map((r, i) => [i + 1, r.raw.perSec, r.deliveries.perSec, String(ratio(r.deliveries.perSec, r.raw.perSec)), r.backlog.perSec, String(ratio(r.backlog.perSec, r.raw.perSec))]),
     )) {
       out(line);
+    }
+    for (const [i, r] of rounds.entries()) {
+      if (!r.statements) continue;
+      out(`round ${i + 1}, events -> deliveries: PostgreSQL per delivery (pg_stat_statements), executor time and WAL:`);
+      for (const line of table(['statement', 'calls', 'exec µs', 'WAL bytes'], r.statements.map((s) => [s.statement, s.calls, s.execUs, s.walBytes]))) out(line);
     }
   }
   const fast = best(w.rounds);

@@ -21,6 +21,8 @@ export interface EmbeddedPostgresOptions {
   database?: string;
   persistent?: boolean;
   log?: (line: string) => void;
+  /** Server settings passed as `-c name=value` (the bench's statement statistics). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 const USER = 'taproot';
@@ -46,7 +48,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     // PostgreSQL refuses to run as root; the package then runs it as the `postgres` user.
     createPostgresUser: asRoot,
     // TCP on loopback only, no unix socket: nothing to clash with a system server's socket dir.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
     onLog: (message: unknown) => log(String(message).trim()),
     onError: (error: unknown) => log(`[error] ${String(error)}`),
   });
