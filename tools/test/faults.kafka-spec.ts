@@ -1,9 +1,9 @@
 /**
  * Faults lose nothing (issue 13): in Kafka mode, under a steady create load, PostgreSQL is
  * SIGKILLed (and restarted), then the broker, then the process running the apps. Afterwards every
- * create the api acknowledged is in its read model, and every event of the organization is in the
- * audit log's and the webhook dispatcher's inboxes, once (the inbox's key); nothing was
- * dead-lettered. While the database is away, requests answer 503 with Retry-After (never 500) and
+ * create the api acknowledged is in its read model, every event of the organization is in the
+ * audit log's inbox once (the inbox's key) and made one webhook delivery (the deliveries' key,
+ * the dispatcher's record of what it consumed); nothing was dead-lettered. While the database is away, requests answer 503 with Retry-After (never 500) and
  * /readyz says not ready.
  *
  * This file owns its servers: a PostgreSQL and a broker it can kill without touching the run's.
@@ -25,7 +25,6 @@ import { startKafkaBroker, type KafkaBroker } from '../kafka/broker';
 import { root, script } from '../scripts/cli-testing';
 
 const AUDIT_CONSUMER = 'audits.projection';
-const DISPATCHER_CONSUMER = 'webhook-dispatcher';
 const OUTAGE_MS = 8000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -123,23 +122,35 @@ function createLoad(base: () => string, token: string, opts: { idempotent?: bool
   };
 }
 
-/** Null once every acknowledged incident is stored and every event of the organization reached both consumers. */
-async function settled(db: Client, organizationId: string, acknowledged: string[]): Promise<string | null> {
+/**
+ * An endpoint of the organization subscribed to every event type, so that each event the load
+ * writes leaves a trace of the dispatcher: its delivery (whether its attempts succeed or not).
+ */
+async function subscribeEverything(base: string, token: string): Promise<string> {
+  const res = await fetch(`${base}/v1/webhooks/endpoints`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
+    body: JSON.stringify({ data: { type: 'webhooks_endpoints', attributes: { name: 'Faults receiver', url: 'https://receiver.invalid/faults', event_types: [] } } }),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+/** Null once every acknowledged incident is stored and every event of the organization reached the audit log and the dispatcher. */
+async function settled(db: Client, organizationId: string, acknowledged: string[], endpointId: string): Promise<string | null> {
   const { rows: stored } = await db.query('SELECT count(*)::int AS n FROM incidents_read WHERE organization_id = $1 AND id = ANY($2::uuid[])', [organizationId, acknowledged]);
   if (stored[0].n !== acknowledged.length) return `${stored[0].n} of ${acknowledged.length} acknowledged incidents in the read model`;
   const { rows: pending } = await db.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
-  const missing: string[] = [];
-  for (const consumer of [AUDIT_CONSUMER, DISPATCHER_CONSUMER]) {
-    // The audit log consumes what it audits (not its own announcements); the dispatcher what it
-    // delivers, which is every event this load writes (incident.created and their audit_log.created).
-    const { rows } = await db.query(
-      `SELECT count(*)::int AS n FROM outbox o
-        WHERE o.organization_id = $1 AND ($2 <> '${AUDIT_CONSUMER}' OR o.event->>'type' <> 'audit_log.created')
-          AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.consumer = $2 AND i.event_id = o.event_id)`,
-      [organizationId, consumer],
-    );
-    if (rows[0].n > 0) missing.push(`${consumer} misses ${rows[0].n}`);
-  }
+  // The audit log consumes what it audits (not its own announcements); the dispatcher delivers
+  // each acknowledged create's incident.created and its audit_log.created to the endpoint.
+  const { rows } = await db.query(
+    `SELECT count(*) FILTER (WHERE o.event->>'type' <> 'audit_log.created' AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.consumer = $2 AND i.event_id = o.event_id))::int AS audit,
+            count(*) FILTER (WHERE ((o.event->>'type' = 'incident.created' AND o.aggregate_id = ANY($4::text[])) OR (o.event->>'type' = 'audit_log.created' AND o.event->'payload'->>'item_id' = ANY($4::text[])))
+                               AND NOT EXISTS (SELECT 1 FROM webhooks_deliveries d WHERE d.endpoint_id = $3 AND d.event_id = o.event_id))::int AS dispatcher
+       FROM outbox o WHERE o.organization_id = $1`,
+    [organizationId, AUDIT_CONSUMER, endpointId, acknowledged],
+  );
+  const missing = [rows[0].audit > 0 && `${AUDIT_CONSUMER} misses ${rows[0].audit}`, rows[0].dispatcher > 0 && `the dispatcher misses ${rows[0].dispatcher}`].filter(Boolean);
   return missing.length ? `${missing.join(', ')} (outbox pending ${pending[0].n})` : null;
 }
 
@@ -155,13 +166,8 @@ async function assertExactlyOnce(db: Client, organizationId: string, acknowledge
   );
   const wrong = rows.filter((r: { events: number; audits: number }) => r.events !== 1 || r.audits !== 1);
   assert.deepEqual(wrong, [], 'each acknowledged create: one incident.created event, one audit row');
-  for (const consumer of [AUDIT_CONSUMER, DISPATCHER_CONSUMER]) {
-    const { rows: dup } = await db.query(
-      `SELECT count(*)::int AS n FROM (SELECT event_id FROM inbox WHERE consumer = $1 GROUP BY event_id HAVING count(*) > 1) d`,
-      [consumer],
-    );
-    assert.equal(dup[0].n, 0, `${consumer}: an event applied twice`);
-  }
+  const { rows: dup } = await db.query(`SELECT count(*)::int AS n FROM (SELECT event_id FROM inbox WHERE consumer = $1 GROUP BY event_id HAVING count(*) > 1) d`, [AUDIT_CONSUMER]);
+  assert.equal(dup[0].n, 0, `${AUDIT_CONSUMER}: an event applied twice`);
 }
 
 describe('faults in Kafka mode lose nothing', () => {
@@ -199,6 +205,7 @@ describe('faults in Kafka mode lose nothing', () => {
     api = await startTestApi({ databaseUrl: pg.url, kafkaBrokers: broker!.brokers.join(',') });
     const dispatcher = await startDispatcher(api.runtime, 0);
     const org = await api.newOrganization();
+    const endpointId = await subscribeEverything(api.url, org.token);
     const load = createLoad(() => api!.url, org.token);
     try {
       await load.more(20);
@@ -247,7 +254,7 @@ describe('faults in Kafka mode lose nothing', () => {
 
       const db = await open();
       try {
-        await eventually('every acknowledged create in the read model and both consumers', () => settled(db, org.organizationId, load.acknowledged), 120_000);
+        await eventually('every acknowledged create in the read model and both consumers', () => settled(db, org.organizationId, load.acknowledged, endpointId), 120_000);
         phase('consumers caught up');
         await assertExactlyOnce(db, org.organizationId, load.acknowledged);
       } finally {
@@ -297,6 +304,7 @@ describe('faults in Kafka mode lose nothing', () => {
     const db = await open(url);
     try {
       const [{ id: organizationId }] = (await db.query('SELECT id FROM organizations')).rows;
+      const endpointId = await subscribeEverything(base, token);
       const load = createLoad(() => base, token, { idempotent: true });
       try {
         await load.more(30);
@@ -322,7 +330,7 @@ describe('faults in Kafka mode lose nothing', () => {
       // One incident per logical create, whatever the retries: no title twice.
       const { rows: twice } = await db.query('SELECT title, count(*)::int AS n FROM incidents_read WHERE organization_id = $1 GROUP BY title HAVING count(*) > 1', [organizationId]);
       assert.deepEqual(twice, [], 'a retried create made a duplicate');
-      await eventually('every acknowledged create in the read model and both consumers', () => settled(db, organizationId, load.acknowledged), 120_000);
+      await eventually('every acknowledged create in the read model and both consumers', () => settled(db, organizationId, load.acknowledged, endpointId), 120_000);
       await assertExactlyOnce(db, organizationId, load.acknowledged);
     } finally {
       await db.end();

@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { applyBatchOnce, EVENT_BUS, EVENT_TOPICS, type ConsumerContract, type DomainEvent, type EventBus } from '@taproot/messaging';
-import { DELIVERABLE_DOMAIN_EVENTS, webhookEventTypeOf, WebhookDeliveryEngine, type LeasedDelivery } from '@taproot/webhooks';
-import { DataSource } from 'typeorm';
+import { EVENT_BUS, EVENT_TOPICS, type ConsumerContract, type DomainEvent, type EventBus } from '@taproot/messaging';
+import { DELIVERABLE_DOMAIN_EVENTS, WebhookDeliveryEngine } from '@taproot/webhooks';
 
 export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
 
@@ -19,9 +18,10 @@ export const DISPATCHER_CONTRACT: ConsumerContract = {
 
 /**
  * Turns every context's events into webhook deliveries (docs/webhook-delivery.md): the events
- * that are delivered at all go through the inbox once each, and in the same transaction become
- * one delivery per subscribed endpoint, leased to this process; after the commit they are handed
- * to the engine at once.
+ * that are delivered at all become one delivery per subscribed endpoint, leased to this process,
+ * in one statement, and are handed to the engine at once. No inbox: the deliveries' key
+ * (endpoint, event) is the record of what was consumed, so an event consumed again (a
+ * redelivery) makes no second delivery, and the dispatcher writes one row per delivery, not two.
  */
 @Injectable()
 export class WebhookFanOutConsumer implements OnApplicationBootstrap {
@@ -29,7 +29,6 @@ export class WebhookFanOutConsumer implements OnApplicationBootstrap {
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     /** Every context's topic. */
     @Inject(EVENT_TOPICS) private readonly topics: readonly string[],
-    private readonly dataSource: DataSource,
     private readonly engine: WebhookDeliveryEngine,
   ) {}
 
@@ -42,12 +41,6 @@ export class WebhookFanOutConsumer implements OnApplicationBootstrap {
   }
 
   async handle(events: DomainEvent[]): Promise<void> {
-    let leased: LeasedDelivery[] = [];
-    // Events never delivered need no inbox row: nothing is done with them.
-    const deliverable = events.filter((event) => webhookEventTypeOf(event) !== null);
-    await applyBatchOnce(this.dataSource, DISPATCHER_CONSUMER, deliverable, async (fresh, manager) => {
-      leased = await this.engine.fanOut(manager, fresh);
-    });
-    this.engine.send(leased);
+    this.engine.send(await this.engine.fanOut(events));
   }
 }

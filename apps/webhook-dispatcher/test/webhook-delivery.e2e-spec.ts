@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { eventually } from '../../api/src/testing';
+import { DISPATCHER_CONSUMER } from '../src';
 import { unique, useWebhookWorld, type Received } from './support/webhook-world';
 
 type Attributes = Record<string, unknown>;
@@ -140,6 +141,19 @@ describe('webhook delivery', () => {
     verified(again, endpoint.secret);
     const [after] = await w.deliveries(endpoint.id);
     assert.deepEqual([after.status, after.attempts], ['delivered', 2]);
+  });
+
+  test('an event consumed again (a redelivery of the bus) makes no second delivery or request, and the dispatcher keeps no inbox row', async () => {
+    const endpoint = await w.endpoint({ url: w.receiver.path('consumed-again'), event_types: ['incident.created'] });
+    const incidentId = await w.incident();
+    await w.receivedAt(endpoint.url);
+    const events = await w.eventsOf(incidentId);
+    await w.consumer.handle(events);
+    await w.engine.idle();
+    assert.equal(w.receiver.at(endpoint.url).length, 1);
+    assert.equal((await w.deliveries(endpoint.id)).length, 1);
+    const [{ n }] = await w.api.runtime.dataSource.query('SELECT count(*)::int AS n FROM inbox WHERE consumer = $1', [DISPATCHER_CONSUMER]);
+    assert.equal(n, 0, "the deliveries' key is the dispatcher's record of what it consumed");
   });
 
   test("tenancy: an organization's events never reach another organization's endpoints", async () => {

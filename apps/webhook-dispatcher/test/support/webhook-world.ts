@@ -7,6 +7,7 @@ import { WebhookDeliveryEngine } from '@taproot/webhooks';
 import { eventually, startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../../../api/src/testing';
 import { created, unique } from '../../../api/test/support/json-api';
 import { startDispatcher } from '../../src';
+import { WebhookFanOutConsumer } from '../../src/webhook-fan-out.consumer';
 
 export { unique };
 export const HOUR = 3_600_000;
@@ -93,6 +94,8 @@ export interface DeliveryRow {
 export interface WebhookWorld {
   api: TestApi;
   engine: WebhookDeliveryEngine;
+  /** The dispatcher's consumer of every topic, as the bus calls it. */
+  consumer: WebhookFanOutConsumer;
   receiver: WebhookReceiver;
   /** A new organization for each test, so tests never see each other's deliveries. */
   org: TestOrganization;
@@ -129,6 +132,7 @@ export function useWebhookWorld(): WebhookWorld {
     Object.assign(world, {
       api,
       engine,
+      consumer: dispatcher.app.get(WebhookFanOutConsumer),
       receiver,
       now: () => new Date(now),
       advance: async (ms: number) => {

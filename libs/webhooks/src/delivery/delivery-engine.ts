@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { CLOCK, TAPROOT_CONFIG, type Clock, type Logger, type TaprootConfig } from '@taproot/config';
 import { PassLoop, UnitOfWork, type DomainEvent } from '@taproot/messaging';
 import { LOGGER } from '@taproot/runtime';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { claimDue, fanOut, recordDeliveries, recordEndpointHealth, type DeliveryRecord, type EndpointOutcome, type LeasedDelivery } from './delivery-store';
 import { MissingSecretError, renderHeaderValue, secretNamesIn } from '../endpoints/custom-headers';
@@ -34,9 +34,8 @@ export interface AttemptStart {
 
 /**
  * The delivery engine of a dispatcher process (docs/webhook-delivery.md). Deliveries come two
- * ways: the fan-out of consumed events, made leased to this process in the consumer's inbox
- * transaction and handed over right after its commit (no second round trip before the first
- * attempt), and a worker loop claiming due rows (retries, redeliveries, the rows of a process that
+ * ways: the fan-out of consumed events, inserted leased to this process and handed over as the
+ * statement returns (no second round trip before the first attempt), and a worker loop claiming due rows (retries, redeliveries, the rows of a process that
  * died) under a lease, FOR UPDATE SKIP LOCKED, so replicas share them and each attempt has one
  * owner. At most WEBHOOK_CONCURRENCY attempts are in flight; outcomes are recorded in batches (one
  * statement per flush, whatever came in while the previous flush ran). Time comes from the
@@ -106,12 +105,12 @@ export class WebhookDeliveryEngine implements OnApplicationBootstrap, OnApplicat
   }
 
   /**
-   * Makes the deliveries of fresh events inside the consumer's inbox transaction, leased to this
-   * process; `send` them after the commit.
+   * Makes the deliveries of consumed events, leased to this process, in one statement; `send` them
+   * once it resolves. An event consumed again makes none: its (endpoint, event) rows exist.
    */
-  fanOut(manager: EntityManager, events: readonly DomainEvent[]): Promise<LeasedDelivery[]> {
+  fanOut(events: readonly DomainEvent[]): Promise<LeasedDelivery[]> {
     const now = this.clock.now();
-    return fanOut(manager, events, now, new Date(now.getTime() + this.leaseMs));
+    return fanOut(this.dataSource.manager, events, now, new Date(now.getTime() + this.leaseMs));
   }
 
   /** Attempts leased deliveries, at most WEBHOOK_CONCURRENCY at once; returns at once. */

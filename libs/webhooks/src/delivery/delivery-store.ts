@@ -40,12 +40,12 @@ const FAN_OUT = withEndpoints(`
   RETURNING *`, 'NULL');
 
 /**
- * Makes the deliveries of a batch of fresh events, in the consumer's inbox transaction: one row per
- * event and enabled endpoint of its organization subscribed to its webhook type (no event types:
- * every type), in one statement for the whole batch (the endpoints found and the rows inserted
- * together; a row that exists is left alone). The rows are made leased to this process until
- * `leasedUntil` and due then, so the caller sends them right after the commit without claiming
- * them again, and another replica takes them when the lease ends if this process could not.
+ * Makes the deliveries of a batch of consumed events: one row per event and enabled endpoint of
+ * its organization subscribed to its webhook type (no event types: every type), in one statement
+ * for the whole batch (the endpoints found and the rows inserted together; a row that exists is
+ * left alone, so an event consumed again makes nothing). The rows are made leased to this process
+ * until `leasedUntil` and due then, so the caller sends them at once without claiming them again,
+ * and another replica takes them when the lease ends if this process could not.
  */
 export async function fanOut(manager: EntityManager, events: readonly DomainEvent[], now: Date, leasedUntil: Date): Promise<LeasedDelivery[]> {
   const delivered = events.flatMap((event) => {
