@@ -77,6 +77,32 @@ describe('outbox, relay and inbox', () => {
     assert.equal(pending, 0);
   });
 
+  test('two relays at once (two replicas): each event is published once, in order', async () => {
+    const org = randomUUID();
+    const bus = new InProcessEventBus();
+    const received: number[] = [];
+    await bus.subscribe({
+      groupId: 'replicas-probe',
+      topics: [topicOf('probe')],
+      handler: async (events) => {
+        const mine = events.filter((e) => e.organization_id === org);
+        // A publish that takes a while, as Kafka's does: the other relay tries meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        received.push(...mine.map((e) => (e.payload as { n: number }).n));
+      },
+    });
+    const uow = new UnitOfWork(ds, null, new ProjectionRunner(ds, bus));
+    const a = randomUUID();
+    await uow.run(async (_m, em) => em.emit(topicOf('probe'), Array.from({ length: 30 }, (_, i) => event(org, a, i + 1))));
+    const relays = [1, 2].map(() => new OutboxRelay(ds, bus, { pollMs: 50, batchSize: 10, logger: silent }));
+    // Each relay keeps trying until nothing is pending, as a replica's loop does.
+    const pending = async () => (await ds.query('SELECT count(*)::int AS n FROM outbox WHERE organization_id = $1 AND published_at IS NULL', [org]))[0].n as number;
+    await Promise.all(relays.map(async (relay) => {
+      while ((await pending()) > 0) await relay.drain();
+    }));
+    assert.deepEqual(received, Array.from({ length: 30 }, (_, i) => i + 1));
+  });
+
   test('a publish failure leaves the events pending; the next run delivers them', async () => {
     const org = randomUUID();
     let fail = true;

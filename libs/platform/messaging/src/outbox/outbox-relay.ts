@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { BusMessage, EventBus } from '../bus/event-bus.port';
+import type { EventBus } from '../bus/event-bus.port';
 import type { DomainEvent } from '../event-envelope';
 import { PassLoop } from '../pass-loop';
 
@@ -20,6 +20,15 @@ export interface OutboxRelayOptions {
 // One relay at a time across every process, so events leave in outbox order (per aggregate
 // order follows: a relay never reorders). 0x72656c79 = "rely".
 const RELAY_LOCK = 1919249529;
+
+/**
+ * One relay at a time (the transaction's advisory lock; another relay gets no rows): the oldest
+ * pending rows, marked published and returned.
+ */
+const TAKE_BATCH = `WITH relay AS (SELECT pg_try_advisory_xact_lock($2) AS locked),
+  batch AS (SELECT seq FROM outbox WHERE published_at IS NULL AND (SELECT locked FROM relay) ORDER BY seq LIMIT $1)
+  UPDATE outbox o SET published_at = now() FROM batch WHERE o.seq = batch.seq
+  RETURNING o.seq, o.topic, o.aggregate_id, o.event`;
 
 /**
  * Moves committed outbox rows to the bus. At-least-once: a crash between publish and the
@@ -76,22 +85,18 @@ export class OutboxRelay {
     await runner.connect();
     try {
       await runner.startTransaction();
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [RELAY_LOCK]);
-      if (!locked) {
-        await runner.rollbackTransaction();
-        return 0;
-      }
-      const rows: { seq: string; topic: string; aggregate_id: string; event: DomainEvent }[] = await runner.query(
-        'SELECT seq, topic, aggregate_id, event FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1',
-        [this.opts.batchSize ?? 500],
-      );
+      // The rows are marked in the statement that takes them: when the publish fails the
+      // transaction rolls back and they are pending again. Three round trips a pass, not five:
+      // the relay is one loop, and a busy machine answers each round trip late.
+      // TypeORM answers an UPDATE as [rows, count].
+      const [rows]: [{ seq: string; topic: string; aggregate_id: string; event: DomainEvent }[], number] = await runner.query(TAKE_BATCH, [this.opts.batchSize ?? 500, RELAY_LOCK]);
       if (rows.length === 0) {
         await runner.rollbackTransaction();
         return 0;
       }
-      const messages: BusMessage[] = rows.map((r) => ({ topic: r.topic, key: r.aggregate_id, event: r.event }));
-      await this.bus.publish(messages);
-      await runner.query('UPDATE outbox SET published_at = now() WHERE seq = ANY($1::bigint[])', [rows.map((r) => r.seq)]);
+      // RETURNING keeps no order; bigint seqs come as decimal strings.
+      rows.sort((a, b) => a.seq.length - b.seq.length || (a.seq < b.seq ? -1 : 1));
+      await this.bus.publish(rows.map((r) => ({ topic: r.topic, key: r.aggregate_id, event: r.event })));
       await runner.commitTransaction();
       return rows.length;
     } catch (error) {
