@@ -105,4 +105,24 @@ describe('delivery store', () => {
     const [written] = await ds.query('SELECT status, attempts, leased_until, delivered_at, first_attempt_at FROM webhooks_deliveries WHERE id = $1', [delivery.id]);
     assert.deepEqual([written.status, written.attempts, written.leased_until, written.delivered_at.toISOString(), written.first_attempt_at.toISOString()], ['delivered', 1, null, at(31).toISOString(), at(31).toISOString()]);
   });
+
+  test('an answer or an error that is not well-formed text (a lone surrogate, NUL) is recorded with U+FFFD in its place, not refused', async () => {
+    const org = await organization();
+    await endpoint(org, []);
+    const [delivery] = await ds.transaction((m) => fanOut(m, [event(org, 'incident.created')], T0, at(30)));
+    const outcome: DeliveryRecord = {
+      delivery,
+      status: 'retrying',
+      attempted: true,
+      at: at(1),
+      firstAttemptAt: at(1),
+      nextAttemptAt: at(60),
+      responseStatus: 500,
+      responseBody: 'half \ud83d of a pair, \u0000',
+      error: 'the answer said \udc00',
+    };
+    await ds.transaction((m) => recordDeliveries(m, [outcome], at(2)));
+    const [row] = await ds.query('SELECT status, response_body, error FROM webhooks_deliveries WHERE id = $1', [delivery.id]);
+    assert.deepEqual([row.status, row.response_body, row.error], ['retrying', 'half \ufffd of a pair, \ufffd', 'the answer said \ufffd']);
+  });
 });
