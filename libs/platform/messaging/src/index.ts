@@ -13,5 +13,6 @@ export * from './commit-cache';
 export * from './consumer-contract';
 export * from './transient-failure';
 import { CreateOutboxAndInbox1732300000000 } from './migrations/1732300000000-create-outbox-and-inbox';
+import { OutboxEventJson1732300009500 } from './migrations/1732300009500-outbox-event-json';
 
-export const MESSAGING_MIGRATIONS = [CreateOutboxAndInbox1732300000000];
+export const MESSAGING_MIGRATIONS = [CreateOutboxAndInbox1732300000000, OutboxEventJson1732300009500];

@@ -49,7 +49,7 @@ export async function appendToOutbox(manager: EntityManager, topic: string, even
     const rows = chunk.map((event, i) => {
       values.push(event.id, topic, event.aggregate_id, event.organization_id, JSON.stringify(event));
       const o = i * 5;
-      return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}::jsonb)`;
+      return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}::json)`;
     });
     await manager.query(`INSERT INTO outbox (event_id, topic, aggregate_id, organization_id, event) VALUES ${rows.join(', ')}`, values);
   }
