@@ -31,8 +31,9 @@ const TAKE_BATCH = `WITH relay AS (SELECT pg_try_advisory_xact_lock($2) AS locke
   RETURNING o.seq, o.topic, o.aggregate_id, o.event`;
 
 /**
- * Moves committed outbox rows to the bus. At-least-once: a crash between publish and the
- * `published_at` update republishes the batch, and consumers de-duplicate through the inbox.
+ * Moves committed outbox rows to the bus. At-least-once: a crash between publish and the commit
+ * of the `published_at` marks republishes the batch, and consumers de-duplicate (their inbox, or
+ * the dispatcher's deliveries' key).
  * kafkajs has no linger, so the relay batches by itself.
  */
 export class OutboxRelay {
