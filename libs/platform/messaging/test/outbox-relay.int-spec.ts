@@ -33,6 +33,9 @@ describe('outbox, relay and inbox', () => {
     ds = await openTestDataSource();
   });
   after(() => ds.destroy());
+  /** The organization's outbox rows not yet published. */
+  const pendingOf = async (organizationId: string): Promise<number> =>
+    (await ds.query('SELECT count(*)::int AS n FROM outbox WHERE organization_id = $1 AND published_at IS NULL', [organizationId]))[0].n;
 
   test('UnitOfWork writes the outbox rows in the command transaction, and a rollback writes none', async () => {
     const org = randomUUID();
@@ -73,7 +76,7 @@ describe('outbox, relay and inbox', () => {
     const relay = new OutboxRelay(ds, bus, { pollMs: 50, logger: silent });
     await relay.drain();
     assert.deepEqual(received, [1, 2, 3, 4, 5]);
-    const [{ pending }] = await ds.query('SELECT count(*)::int AS pending FROM outbox WHERE organization_id = $1 AND published_at IS NULL', [org]);
+    const pending = await pendingOf(org);
     assert.equal(pending, 0);
   });
 
@@ -96,9 +99,8 @@ describe('outbox, relay and inbox', () => {
     await uow.run(async (_m, em) => em.emit(topicOf('probe'), Array.from({ length: 30 }, (_, i) => event(org, a, i + 1))));
     const relays = [1, 2].map(() => new OutboxRelay(ds, bus, { pollMs: 50, batchSize: 10, logger: silent }));
     // Each relay keeps trying until nothing is pending, as a replica's loop does.
-    const pending = async () => (await ds.query('SELECT count(*)::int AS n FROM outbox WHERE organization_id = $1 AND published_at IS NULL', [org]))[0].n as number;
     await Promise.all(relays.map(async (relay) => {
-      while ((await pending()) > 0) await relay.drain();
+      while ((await pendingOf(org)) > 0) await relay.drain();
     }));
     assert.deepEqual(received, Array.from({ length: 30 }, (_, i) => i + 1));
   });
@@ -122,7 +124,7 @@ describe('outbox, relay and inbox', () => {
     await uow.run(async (_m, em) => em.emit(topicOf('probe'), [event(org, randomUUID(), 7)]));
     const relay = new OutboxRelay(ds, bus, { pollMs: 50, logger: silent });
     await assert.rejects(relay.drain());
-    const [{ pending }] = await ds.query('SELECT count(*)::int AS pending FROM outbox WHERE organization_id = $1 AND published_at IS NULL', [org]);
+    const pending = await pendingOf(org);
     assert.equal(pending, 1);
     fail = false;
     await relay.drain();

@@ -23,12 +23,12 @@ const RELAY_LOCK = 1919249529;
 
 /**
  * One relay at a time (the transaction's advisory lock; another relay gets no rows): the oldest
- * pending rows, marked published and returned.
+ * pending rows, marked published and returned in `seq` order.
  */
 const TAKE_BATCH = `WITH relay AS (SELECT pg_try_advisory_xact_lock($2) AS locked),
-  batch AS (SELECT seq FROM outbox WHERE published_at IS NULL AND (SELECT locked FROM relay) ORDER BY seq LIMIT $1)
-  UPDATE outbox o SET published_at = now() FROM batch WHERE o.seq = batch.seq
-  RETURNING o.seq, o.topic, o.aggregate_id, o.event`;
+  batch AS (SELECT seq FROM outbox WHERE published_at IS NULL AND (SELECT locked FROM relay) ORDER BY seq LIMIT $1),
+  taken AS (UPDATE outbox o SET published_at = now() FROM batch WHERE o.seq = batch.seq RETURNING o.seq, o.topic, o.aggregate_id, o.event)
+  SELECT topic, aggregate_id, event FROM taken ORDER BY seq`;
 
 /**
  * Moves committed outbox rows to the bus. At-least-once: a crash between publish and the commit
@@ -89,14 +89,11 @@ export class OutboxRelay {
       // The rows are marked in the statement that takes them: when the publish fails the
       // transaction rolls back and they are pending again. Three round trips a pass, not five:
       // the relay is one loop, and a busy machine answers each round trip late.
-      // TypeORM answers an UPDATE as [rows, count].
-      const [rows]: [{ seq: string; topic: string; aggregate_id: string; event: DomainEvent }[], number] = await runner.query(TAKE_BATCH, [this.opts.batchSize ?? 500, RELAY_LOCK]);
+      const rows: { topic: string; aggregate_id: string; event: DomainEvent }[] = await runner.query(TAKE_BATCH, [this.opts.batchSize ?? 500, RELAY_LOCK]);
       if (rows.length === 0) {
         await runner.rollbackTransaction();
         return 0;
       }
-      // RETURNING keeps no order; bigint seqs come as decimal strings.
-      rows.sort((a, b) => a.seq.length - b.seq.length || (a.seq < b.seq ? -1 : 1));
       await this.bus.publish(rows.map((r) => ({ topic: r.topic, key: r.aggregate_id, event: r.event })));
       await runner.commitTransaction();
       return rows.length;
