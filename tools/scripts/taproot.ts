@@ -92,7 +92,9 @@ Commands:
       Once the cause is fixed: sends every pending parked event back to its source topic (of
       --topic only, e.g. taproot.incidents) and marks it replayed. Every consumer group of that
       topic receives it again and skips it if its inbox already holds it, so only the group that
-      parked it applies it. --json prints one JSON object {"replayed": [...]}.
+      parked it applies it (inbox rows are kept INBOX_RETENTION_HOURS: replayed later than that
+      after its first delivery, every group applies it again). --json prints one JSON object
+      {"replayed": [...]}.
       Both need KAFKA_BROKERS: the in-process bus parks nothing (a failing consumer keeps its
       events in the outbox and is retried).
   help, --help

@@ -101,5 +101,6 @@ export async function startApi(runtime: Runtime, port = runtime.config.port): Pr
   const earlyHandlers = CONTEXTS.flatMap((context) => context.earlyRequestHandlers ?? []);
   const running = await startNestApp(runtime, ApiModule.forRuntime(runtime), { name: 'api', port, configure, earlyHandlers, frameworkErrors: answerFrameworkError });
   runtime.relay.start();
+  runtime.inboxPruner.start();
   return running;
 }

@@ -83,6 +83,11 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ ALERT_CREATION_LIMIT_PER_MINUTE: '5000' }).alertCreationLimitPerMinute, 5000);
   });
 
+  test('inbox rows are kept 192 hours (8 days: longer than the 7 days Kafka keeps a topic by default) unless INBOX_RETENTION_HOURS says otherwise', () => {
+    assert.equal(loadConfig({}).inboxRetentionHours, 192);
+    assert.equal(loadConfig({ INBOX_RETENTION_HOURS: '720' }).inboxRetentionHours, 720);
+  });
+
   test('the paging engine polls every 100 ms unless PAGING_POLL_MS says otherwise (0: only when run)', () => {
     assert.equal(loadConfig({}).pagingPollMs, 100);
     assert.equal(loadConfig({ PAGING_POLL_MS: '0' }).pagingPollMs, 0);
@@ -176,6 +181,7 @@ describe('loadConfig', () => {
     ['ALERT_CREATION_LIMIT_PER_MINUTE', '0', /ALERT_CREATION_LIMIT_PER_MINUTE must be between/],
     ['SHIFT_CACHE_TTL_MS', '600001', /SHIFT_CACHE_TTL_MS must be between/],
     ['PAGING_POLL_MS', '60001', /PAGING_POLL_MS must be between/],
+    ['INBOX_RETENTION_HOURS', '0', /INBOX_RETENTION_HOURS must be between 1 and 87600/],
     ['AUTH_ISSUER', 'auth.example.com', /AUTH_ISSUER must be an http\(s\) URL/],
     ['OAUTH_KEY_ENCRYPTION_KEY', 'too-short', /OAUTH_KEY_ENCRYPTION_KEY must be at least 32/],
     ['OAUTH_REFRESH_GRACE_SECONDS', '-1', /OAUTH_REFRESH_GRACE_SECONDS must be an integer/],

@@ -30,6 +30,12 @@ export interface TaprootConfig {
   /** How often the outbox relay polls when nothing wakes it. */
   relayPollMs: number;
   /**
+   * How long a consumer's inbox row (the record that it applied an event) is kept: an event
+   * delivered again later than this is applied again. At least the bus's retention, dead-letter
+   * topics included (`taproot dlq replay` skips what each group's inbox holds).
+   */
+  inboxRetentionHours: number;
+  /**
    * How long a verified API key's caller (principal and permissions) is reused before the key is
    * looked up again: the bound on honouring a revocation or role change made on another replica.
    */
@@ -156,6 +162,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     logLevel: (v.LOG_LEVEL ?? 'info') as TaprootConfig['logLevel'],
     cursorSecret,
     relayPollMs: int(v.RELAY_POLL_MS, 250),
+    inboxRetentionHours: int(v.INBOX_RETENTION_HOURS, 192),
     authCacheTtlMs: int(v.AUTH_CACHE_TTL_MS, 5000),
     shiftCacheTtlMs: int(v.SHIFT_CACHE_TTL_MS, 5000),
     statusPageCacheTtlMs: int(v.STATUS_PAGE_CACHE_TTL_MS, 500),

@@ -77,6 +77,7 @@ export class Environment {
   @IsOptional() @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }) LOG_LEVEL?: string;
   @IsOptional() CURSOR_SECRET?: string;
   @Integer(10, 60000) RELAY_POLL_MS?: string;
+  @Integer(1, 87600) INBOX_RETENTION_HOURS?: string;
   @Integer(0, 60000) AUTH_CACHE_TTL_MS?: string;
   @Integer(0, 600000) SHIFT_CACHE_TTL_MS?: string;
   @Integer(0, 600000) STATUS_PAGE_CACHE_TTL_MS?: string;

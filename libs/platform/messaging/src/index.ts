@@ -8,11 +8,13 @@ export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './pass-loop';
 export * from './inbox/projection';
+export * from './inbox/inbox-pruner';
 export * from './unit-of-work';
 export * from './commit-cache';
 export * from './consumer-contract';
 export * from './transient-failure';
 import { CreateOutboxAndInbox1732300000000 } from './migrations/1732300000000-create-outbox-and-inbox';
 import { OutboxEventJson1732300009500 } from './migrations/1732300009500-outbox-event-json';
+import { InboxProcessedAtIndex1732300009600 } from './migrations/1732300009600-inbox-processed-at-index';
 
-export const MESSAGING_MIGRATIONS = [CreateOutboxAndInbox1732300000000, OutboxEventJson1732300009500];
+export const MESSAGING_MIGRATIONS = [CreateOutboxAndInbox1732300000000, OutboxEventJson1732300009500, InboxProcessedAtIndex1732300009600];

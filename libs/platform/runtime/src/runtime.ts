@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock, type Logger, type TaprootConfig } from '@taproot/config';
 import { Mailer } from '@taproot/mail';
 import {
+  InboxPruner,
   InProcessEventBus,
   KafkaEventBus,
   OutboxRelay,
@@ -13,8 +14,8 @@ import { createDataSource, runMigrations, startEmbeddedPostgres, type EmbeddedPo
 import type { DataSource } from 'typeorm';
 
 /**
- * What every app of a process shares: one database pool, one bus, one relay, one projection
- * runner, one SMTP pool. `npm start` opens one runtime for all three apps (the in-process bus needs that);
+ * What every app of a process shares: one database pool, one bus, one relay, one inbox pruner,
+ * one projection runner, one SMTP pool. `npm start` opens one runtime for all three apps (the in-process bus needs that);
  * a Kubernetes pod opens one for its single app.
  */
 export interface Runtime {
@@ -24,6 +25,8 @@ export interface Runtime {
   dataSource: DataSource;
   bus: EventBus;
   relay: OutboxRelay;
+  /** Deletes inbox rows past INBOX_RETENTION_HOURS; the api starts it, as it starts the relay. */
+  inboxPruner: InboxPruner;
   projections: ProjectionRunner;
   unitOfWork: UnitOfWork;
   /**
@@ -79,12 +82,14 @@ export async function openRuntime(config: TaprootConfig, logger: Logger, opts: R
 
     const relay = new OutboxRelay(dataSource, bus, { pollMs: config.relayPollMs, logger: logger.child({ component: 'outbox-relay' }) });
     closers.push(() => relay.stop());
+    const inboxPruner = new InboxPruner(dataSource, { retentionMs: config.inboxRetentionHours * 3_600_000, logger: logger.child({ component: 'inbox-pruner' }) });
+    closers.push(() => inboxPruner.stop());
     const projections = new ProjectionRunner(dataSource, bus);
     const unitOfWork = new UnitOfWork(dataSource, relay, projections);
     // Closed after the apps (run-process closes them first), so no sender finds it closed.
     const mailer = config.smtpUrl ? new Mailer({ url: config.smtpUrl, from: config.smtpFrom }) : null;
     if (mailer) closers.push(() => mailer.close());
-    return { config, logger, clock: opts.clock ?? systemClock, dataSource, bus, relay, projections, unitOfWork, mailer, close };
+    return { config, logger, clock: opts.clock ?? systemClock, dataSource, bus, relay, inboxPruner, projections, unitOfWork, mailer, close };
   } catch (error) {
     await close();
     throw error;
