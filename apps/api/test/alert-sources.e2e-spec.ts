@@ -67,6 +67,29 @@ describe('alert sources over HTTP', () => {
     assert.equal((await send('GET', `/v1/alert_sources/${id}`)).status, 404);
   });
 
+  test("the reference's plural filters: filter[source_types] and filter[statuses] take comma-separated values, any of them", async () => {
+    const fresh = await api.newOrganization();
+    const make = async (name: string, source_type: string) => {
+      const res = await send('POST', '/v1/alert_sources', doc({ name, source_type }), fresh.token);
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.data.id as string;
+    };
+    const webhook = await make('Webhook', 'generic_webhook');
+    const alertmanager = await make('Alertmanager', 'alertmanager');
+    const ids = async (query: string) => {
+      const res = await send('GET', `/v1/alert_sources?${query}`, undefined, fresh.token);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data.map((d: { id: string }) => d.id).sort();
+    };
+    assert.deepEqual(await ids('filter[source_types]=alertmanager,email'), [alertmanager]);
+    assert.deepEqual(await ids('filter[source_types]=alertmanager,generic_webhook'), [webhook, alertmanager].sort());
+    assert.deepEqual(await ids('filter[statuses]=setup_complete,connected'), [webhook, alertmanager].sort());
+    assert.deepEqual(await ids('filter[statuses]=connected'), []);
+    const bad = await send('GET', '/v1/alert_sources?filter[statuses]=broken', undefined, fresh.token);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errors[0].source.parameter, 'filter[statuses]');
+  });
+
   test('secret and webhook_endpoint are output only: a sent value is ignored', async () => {
     const res = await send('POST', '/v1/alert_sources', doc({ name: 'x', secret: 'mine', webhook_endpoint: 'https://evil.example' }));
     assert.equal(res.status, 201, JSON.stringify(res.body));

@@ -114,6 +114,52 @@ describe('shifts of schedules', () => {
     for (const item of included) assert.ok(item.relationships, `${item.type} ${item.id} carries relationships`);
   });
 
+  test("the includes the hosted API's MCP server asks for: the user's on-call role, the rotation and the schedule", async () => {
+    const { scheduleId, rotationId } = await weeklySchedule([alice, bob]);
+    const { from, to } = ahead();
+    const body = await shiftsOf(`/v1/shifts?schedule_ids[]=${scheduleId}&from=${from}&to=${to}&include=user,on_call_role,schedule_rotation,schedule&page[size]=100`);
+    const roleOf = async (user: number) => (await send('GET', `/v1/users/${user}?include=on_call_role`)).body.data.relationships.on_call_role.data;
+    const roles = new Map([
+      [alice, await roleOf(alice)],
+      [bob, await roleOf(bob)],
+    ]);
+    assert.ok(roles.get(alice)?.id, 'users get an on-call role when added');
+    assert.ok(body.data.length >= 4);
+    for (const shift of body.data) {
+      assert.deepEqual(shift.relationships?.on_call_role.data, roles.get(shift.attributes.user_id as number));
+      assert.deepEqual(shift.relationships?.schedule_rotation.data, { id: rotationId, type: 'schedule_rotations' });
+      assert.deepEqual(shift.relationships?.schedule.data, { id: scheduleId, type: 'schedules' });
+    }
+    const included = new Set((body.included ?? []).map((i) => `${i.type}/${i.id}`));
+    for (const expected of [`schedule_rotations/${rotationId}`, `schedules/${scheduleId}`, `on_call_roles/${roles.get(alice)!.id}`, `users/${alice}`]) {
+      assert.ok(included.has(expected), `${expected} is included`);
+    }
+    new OpenApiValidator((await send('GET', '/v1/openapi.json')).body, 'served').assertValid('shift_list', body, 'GET /v1/shifts');
+  });
+
+  test('filter[starts_at] ranges keep the shifts starting within them and, without from and to, are the window', async () => {
+    const { scheduleId } = await weeklySchedule([alice, bob, carol]);
+    const { from, to } = ahead();
+    const all = (await shiftsOf(`/v1/schedules/${scheduleId}/shifts?from=${from}&to=${to}&page[size]=100`)).data.map((s) => s.attributes);
+    const [second, third] = [String(all[1].starts_at), String(all[2].starts_at)];
+    // As Python's isoformat() writes them (the MCP server's handoff summary): microseconds and a local offset.
+    const pacific = (iso: string) => new Date(new Date(iso).getTime() - 7 * 3_600_000).toISOString().replace('Z', '000-07:00');
+    const ranged = await shiftsOf(`/v1/shifts?schedule_ids[]=${scheduleId}&filter[starts_at][gte]=${encodeURIComponent(pacific(second))}&filter[starts_at][lte]=${encodeURIComponent(pacific(third))}&page[size]=50`);
+    assert.deepEqual(ranged.data.map((s) => s.attributes.starts_at), [second, third]);
+    const later = await shiftsOf(`/v1/schedules/${scheduleId}/shifts?from=${from}&to=${to}&filter[starts_at][gt]=${second}&filter[ends_at][lte]=${String(all[3].ends_at)}`);
+    assert.deepEqual(later.data.map((s) => s.attributes.starts_at), [third, String(all[3].starts_at)]);
+    for (const [query, parameter] of [
+      ['filter[starts_at][gte]=yesterday', 'filter[starts_at][gte]'],
+      ['filter[starts_at][eq]=2027-01-01T00:00:00Z', 'filter[starts_at][eq]'],
+      ['filter[starts_at][gte]=2027-01-10T00:00:00Z&filter[starts_at][lte]=2027-01-01T00:00:00Z', 'filter[starts_at][lte]'],
+      ['filter[starts_at][gte]=2027-01-01T00:00:00Z&filter[starts_at][lt]=2028-06-01T00:00:00Z', 'filter[starts_at][lt]'],
+    ]) {
+      const res = await send('GET', `/v1/schedules/${scheduleId}/shifts?${query}`);
+      assert.equal(res.status, 400, `${query}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.errors[0].source.parameter, parameter, query);
+    }
+  });
+
   test('GET /v1/shifts filters by user, pages, and never answers another organization', async () => {
     const { scheduleId } = await weeklySchedule([alice, bob]);
     const otherOwner = await api.addUser(other.organizationId, { roleKind: 'user' });

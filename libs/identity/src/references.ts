@@ -1,4 +1,5 @@
-import { existingIds, readIdsMatching, readRecords, type Queryable, type ResourceObject } from '@taproot/json-api';
+import { existingIds, readIdsMatching, readRecords, toResourceObject, type Queryable, type ResourceObject } from '@taproot/json-api';
+import { onCallRoleSchema } from './roles/role.schema';
 import { teamSchema } from './teams/team.schema';
 import { userSchema } from './users/user.schema';
 
@@ -16,6 +17,19 @@ export function existingUserIds(db: Queryable, organizationId: string, ids: read
 /** The users with these ids, serialized as `/v1/users` answers them, by id. */
 export function userRecords(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Map<string, ResourceObject>> {
   return readRecords(db, userSchema, organizationId, ids, 'integer');
+}
+
+/**
+ * The on-call role of each of the users `userIds` that has one, serialized as `/v1/on_call_roles`
+ * answers it, by user id (a shift's `on_call_role`: its user's).
+ */
+export async function onCallRolesOfUsers(db: Queryable, organizationId: string, userIds: readonly string[]): Promise<Map<string, ResourceObject>> {
+  const rows = (await db.query(
+    `SELECT u.id AS user_id, r.* FROM users u JOIN ${onCallRoleSchema.readTable} r ON r.organization_id = u.organization_id AND r.id = u.on_call_role_id
+      WHERE u.organization_id = $1 AND u.id = ANY($2::int[])`,
+    [organizationId, userIds],
+  )) as Record<string, unknown>[];
+  return new Map(rows.map((row) => [String(row.user_id), toResourceObject(onCallRoleSchema, row)]));
 }
 
 /** Which of `ids` are teams (`groups`) of the organization (write table: a command sees its own transaction). */

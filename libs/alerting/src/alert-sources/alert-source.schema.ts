@@ -36,6 +36,11 @@ export const alertSourceSchema = defineResource({
   readTable: 'alert_sources_read',
   defaultSort: 'name',
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  // The reference's plural list filters: comma-separated, any of them.
+  listFilters: {
+    statuses: { type: 'string', enum: ALERT_SOURCE_STATUSES, column: 'status', filter: true, description: 'Statuses, comma-separated: sources in any of them' },
+    source_types: { type: 'string', enum: ALERT_SOURCE_TYPES, column: 'source_type', filter: true, description: 'Source types, comma-separated: sources of any of them' },
+  },
   attributes: {
     name: { type: 'string', required: true, alwaysStored: true, minLength: 1, maxLength: 255, filter: true, sortable: true, searchable: true, description: 'The name of the alert source' },
     source_type: { type: 'string', enum: ALERT_SOURCE_TYPES, default: 'generic_webhook', filter: true, description: 'The alert source type' },

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
-import { userRecords } from '@taproot/identity';
+import { onCallRolesOfUsers, userRecords } from '@taproot/identity';
 import {
   buildLinksAndMeta,
   byIdAttribute,
@@ -11,11 +11,13 @@ import {
   withIncludes,
   type FlatQuery,
   type IncludeSource,
+  type ListFilter,
   type ResourceObject,
 } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { onCallShadowSchema } from '../on-call-shadows/on-call-shadow.schema';
 import type { Shift } from '../schedules/engine';
+import { scheduleRotationSchema } from '../schedule-rotations/schedule-rotation.schema';
 import { scheduleSchema } from '../schedules/schedule.schema';
 import { instantParameter, listParameter } from '../shared/query-parameters';
 import { MAX_SPAN_MS, ShiftReader, shiftId, type Window } from './shift-reader';
@@ -25,12 +27,26 @@ const DAY_MS = 24 * 3_600_000;
 /** Without `to`, a week from `from` (without `from`: now). */
 const DEFAULT_SPAN_MS = 7 * DAY_MS;
 
-/** `from` and `to` (spec: the reference's query parameters), checked: `to` after `from`, at most a year and a day apart. */
-export function windowOf(query: FlatQuery, now: Date): Window {
-  const from = instantParameter('from', query.from) ?? now;
-  const to = instantParameter('to', query.to) ?? new Date(from.getTime() + DEFAULT_SPAN_MS);
-  if (to <= from) throw JsonApiError.badParameter('to', 'to must be after from');
-  if (to.getTime() - from.getTime() > MAX_SPAN_MS) throw JsonApiError.badParameter('to', 'from and to may be at most 366 days apart');
+/**
+ * `from` and `to` (spec: the reference's query parameters), checked: `to` after `from`, at most a
+ * year and a day apart. Without them, the bounds of `filter[starts_at]` (the window must reach
+ * every shift starting within them), else now and a week after.
+ */
+export function windowOf(query: FlatQuery, now: Date, filters: readonly ListFilter[] = []): Window {
+  // The tightest bound of each side, with the parameter that set it (named when the window is refused).
+  const bound = (operators: readonly string[], pick: (a: number, b: number) => number) =>
+    filters
+      .filter((f) => f.attribute === 'starts_at' && operators.includes(f.operator))
+      .map((f) => ({ at: Date.parse(String(f.values[0])), parameter: f.parameter }))
+      .reduce<{ at: number; parameter: string } | null>((best, b) => (best === null || pick(b.at, best.at) === b.at ? b : best), null);
+  const earliest = query.from === undefined ? bound(['gt', 'gte'], Math.max) : null;
+  const latest = query.to === undefined ? bound(['lt', 'lte'], Math.min) : null;
+  const from = instantParameter('from', query.from) ?? (earliest ? new Date(earliest.at) : now);
+  // A shift starting at the bound itself overlaps a window ending just after it.
+  const to = instantParameter('to', query.to) ?? (latest ? new Date(latest.at + 1) : new Date(from.getTime() + DEFAULT_SPAN_MS));
+  const toName = latest?.parameter ?? 'to';
+  if (to <= from) throw JsonApiError.badParameter(toName, `${toName} must be after ${earliest?.parameter ?? 'from'}`);
+  if (to.getTime() - from.getTime() > MAX_SPAN_MS) throw JsonApiError.badParameter(toName, `${earliest?.parameter ?? 'from'} and ${toName} may be at most 366 days apart`);
   return { from, to };
 }
 
@@ -52,7 +68,9 @@ const toObject = (shift: Shift): ResourceObject => ({
 /**
  * `GET /v1/shifts` and `GET /v1/schedules/{id}/shifts`: the shifts the schedule engine computes
  * for a window (docs/schedules.md), paged, with the reference's includes: `user` and `assignee`
- * (the user on call), `shift_override` (the override's metadata) and `shift_shadow` (the shadow).
+ * (the user on call), `shift_override` (the override's metadata) and `shift_shadow` (the shadow),
+ * and those the hosted API's MCP server asks for: `on_call_role` (the user's), `schedule_rotation`
+ * and `schedule`.
  */
 @Controller()
 export class ShiftsController {
@@ -84,9 +102,9 @@ export class ShiftsController {
   }
 
   private async answer(caller: Caller, query: FlatQuery, basePath: string, scheduleIds: string[], userIds?: number[]) {
-    const window = windowOf(query, new Date());
     const q = parseListQuery(shiftSchema, query, { cursorSecret: this.config.cursorSecret });
-    let shifts = await this.reader.shifts(caller.organizationId, scheduleIds, window);
+    const window = windowOf(query, new Date(), q.filters);
+    let shifts = (await this.reader.shifts(caller.organizationId, scheduleIds, window)).filter((s) => q.filters.every((f) => inRange(s, f)));
     if (userIds) shifts = shifts.filter((s) => userIds.includes(s.user_id));
     const size = q.page.size;
     const number = q.page.mode === 'offset' ? q.page.number : 1;
@@ -114,11 +132,32 @@ export class ShiftsController {
       assignee: users,
       shift_override: ofShift((s) => s.override_id, overrideMetadata),
       shift_shadow: ofShift((s) => s.shadow_id, (ids, db, org) => readRecords(db, onCallShadowSchema, org, ids)),
+      on_call_role: byIdAttribute('user_id', onCallRolesOfUsers),
+      schedule_rotation: byIdAttribute('rotation_id', (db, org, ids) => readRecords(db, scheduleRotationSchema, org, ids)),
+      schedule: byIdAttribute('schedule_id', (db, org, ids) => readRecords(db, scheduleSchema, org, ids)),
     };
   }
 }
 
 type IncludeContextDb = Parameters<IncludeSource>[0]['db'];
+
+/** Whether a shift passes a range filter on its start or end (the only filters shifts take). */
+function inRange(shift: Shift, filter: ListFilter): boolean {
+  const at = Date.parse(filter.attribute === 'starts_at' ? shift.starts_at : shift.ends_at);
+  const bound = Date.parse(String(filter.values[0]));
+  switch (filter.operator) {
+    case 'gt':
+      return at > bound;
+    case 'gte':
+      return at >= bound;
+    case 'lt':
+      return at < bound;
+    case 'lte':
+      return at <= bound;
+    default:
+      throw new Error(`shifts take no ${filter.operator} filter`);
+  }
+}
 
 /** An override's metadata as the reference's `shift_override` (who created it, when). */
 async function overrideMetadata(ids: string[], db: IncludeContextDb, organizationId: string): Promise<Map<string, ResourceObject>> {

@@ -4,12 +4,20 @@ import { shiftSchema } from './shift.schema';
 const query = (name: string, schema: Record<string, unknown>, description: string) => ({ in: 'query', name, required: false, schema, description });
 
 const WINDOW = [
-  query('from', { type: 'string' }, 'Start of the window (ISO 8601 date or date-time); default now'),
-  query('to', { type: 'string' }, 'End of the window (ISO 8601); default a week after from, at most 366 days after it'),
+  query('from', { type: 'string' }, 'Start of the window (ISO 8601 date or date-time); default the lower bound of filter[starts_at], else now'),
+  query('to', { type: 'string' }, 'End of the window (ISO 8601); default the upper bound of filter[starts_at], else a week after from; at most 366 days after from'),
 ];
 const PAGES = [query('page[number]', { type: 'integer', minimum: 1 }, 'Page number'), query('page[size]', { type: 'integer', minimum: 1 }, 'Page size (at most 100)')];
-const INCLUDE = query('include', { type: 'string', enum: Object.keys(shiftSchema.relationships ?? {}) }, 'Comma-separated: user, assignee (the user on call), shift_override, shift_shadow');
-const refused = { '400': errorsResponse('a bad from, to, include or page parameter'), '401': errorsResponse('unauthorized'), '403': errorsResponse('the caller may not read schedules') };
+const INCLUDE = query(
+  'include',
+  { type: 'string', enum: Object.keys(shiftSchema.relationships ?? {}) },
+  "Comma-separated: user, assignee (the user on call), shift_override, shift_shadow, on_call_role (the user's), schedule_rotation, schedule",
+);
+/** filter[starts_at][gte] and the like: only the shifts starting (ending) in that range; without from/to, the starts_at bounds are the window. */
+const RANGES = ['starts_at', 'ends_at'].flatMap((attribute) =>
+  ['gt', 'gte', 'lt', 'lte'].map((op) => query(`filter[${attribute}][${op}]`, { type: 'string', format: 'date-time' }, `Only shifts whose ${attribute} is ${op} this instant`)),
+);
+const refused = { '400': errorsResponse('a bad from, to, filter, include or page parameter'), '401': errorsResponse('unauthorized'), '403': errorsResponse('the caller may not read schedules') };
 
 /** `/v1/shifts` and `/v1/schedules/{id}/shifts` (reference: listShifts, getScheduleShifts), with the shift documents. */
 function shiftsOpenApi() {
@@ -31,6 +39,7 @@ function shiftsOpenApi() {
             ...WINDOW,
             query('user_ids[]', { type: 'array', items: { type: 'integer' } }, 'Only the shifts of these users'),
             query('schedule_ids[]', { type: 'array', items: { type: 'string' } }, 'Only the shifts of these schedules'),
+            ...RANGES,
             ...PAGES,
           ],
           responses: { '200': list('shifts, ordered by start'), ...refused },
@@ -42,7 +51,7 @@ function shiftsOpenApi() {
           operationId: 'getScheduleShifts',
           summary: "Retrieves a schedule's shifts in a window",
           tags: ['Shifts'],
-          parameters: [INCLUDE, ...WINDOW, ...PAGES],
+          parameters: [INCLUDE, ...WINDOW, ...RANGES, ...PAGES],
           responses: { '200': list('schedule shifts found'), ...refused, '404': errorsResponse('no such schedule') },
         },
       },
