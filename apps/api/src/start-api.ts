@@ -1,5 +1,5 @@
 import { CONTEXTS } from '@taproot/contexts';
-import { assertStorableBody, assertStorableTarget, decodeUtf8Body, JSON_API_MEDIA_TYPE, JsonApiError } from '@taproot/json-api';
+import { applySparseFieldsets, assertStorableBody, assertStorableTarget, decodeUtf8Body, JSON_API_MEDIA_TYPE, JsonApiError, sparseFieldsetsOf } from '@taproot/json-api';
 import { storeIdempotentAnswers } from '@taproot/resources';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -70,6 +70,12 @@ function enforceMediaType(fastify: FastifyInstance): void {
       );
     }
     done();
+  });
+  // Sparse fieldsets (`fields[incidents]=title,status`): clients that read a few fields, such as
+  // the hosted API's MCP server filling a model's context, get only those.
+  fastify.addHook('preSerialization', (request, reply, payload, done) => {
+    const fieldsets = reply.statusCode < 400 && request.url.startsWith('/v1/') ? sparseFieldsetsOf(request.query) : null;
+    done(null, fieldsets ? applySparseFieldsets(payload, fieldsets) : payload);
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     // A plain answer (an alert receipt: the reference's object); its errors stay JSON:API documents.

@@ -63,7 +63,8 @@ const STORED: Record<string, AttributeDef> = {
   mitigation_message: text('How was the incident mitigated?'),
   resolution_message: text('How was the incident resolved?'),
   cancellation_message: text('Why was the incident cancelled?'),
-  retrospective_progress_status: text('The status of the retrospective progress', { enum: RETROSPECTIVE_PROGRESS_STATUSES, writable: false }),
+  // Written by the hosted API's MCP server (its updateIncident tool, for post-incident review automation), though the reference's update_incident omits it.
+  retrospective_progress_status: text('The status of the retrospective progress', { enum: RETROSPECTIVE_PROGRESS_STATUSES }),
   slack_channel_id: text('Slack channel id', { filter: ['eq', 'in'] }),
   slack_channel_name: text('Slack channel name'),
   slack_channel_url: text('Slack channel url'),

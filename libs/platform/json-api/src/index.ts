@@ -4,6 +4,7 @@ export * from './errors/json-api-error';
 export * from './errors/domain-error';
 export * from './document/documents';
 export * from './document/request-text';
+export * from './document/sparse-fieldsets';
 export * from './query';
 export * from './openapi';
 export * from './bulk/bulk';
