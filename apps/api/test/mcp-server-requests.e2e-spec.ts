@@ -129,8 +129,11 @@ describe("the hosted API's MCP server's requests", () => {
       const starts = Date.parse(shift.attributes.starts_at);
       assert.ok(starts >= now.getTime() - DAY - 1000 && starts <= now.getTime() + 7 * DAY, shift.attributes.starts_at);
     }
-    // create_override_recommendation: the rotation's members
+    // create_override_recommendation: the schedule's rotations and their members, from relationships (no include)
+    const schedule = await ok('GET', `/v1/schedules/${scheduleId}`);
+    assert.deepEqual(schedule.data.relationships.schedule_rotations.data, [{ type: 'schedule_rotations', id: rotationId }]);
+    assert.equal(schedule.included, undefined, 'linkage only: nothing included unasked');
     const members = await ok('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?page[size]=100`);
-    assert.deepEqual(members.data.map((m: Json) => m.attributes.user_id), [userId]);
+    assert.deepEqual(members.data.map((m: Json) => m.relationships.user.data), [{ type: 'users', id: String(userId) }]);
   });
 });

@@ -1,4 +1,5 @@
-import { defineResource } from '@taproot/json-api';
+import { userRecords } from '@taproot/identity';
+import { byIdAttribute, defineIncludes, defineResource } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition } from '@taproot/resources';
 import { USERS } from '../shared/references';
 import { SCHEDULE_ROTATION_ID, underRotation, PART_OF_SCHEDULE } from '../shared/schedule-parent';
@@ -15,6 +16,8 @@ export const scheduleRotationUserSchema = defineResource({
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: underRotation('schedule_rotation_users'),
+  // Always linked, as the hosted API answers it: its MCP server reads a member's user there.
+  relationships: { user: { type: 'users', many: false, idAttribute: 'user_id', linked: true } },
   attributes: {
     schedule_rotation_id: SCHEDULE_ROTATION_ID,
     user_id: { type: 'integer', required: true, filter: ['eq', 'in'], description: 'The user taking turns in the rotation' },
@@ -29,6 +32,7 @@ export const scheduleRotationUserDefinition: ResourceDefinition = {
   context: 'on-call',
   table: 'schedule_rotation_users',
   permission: PART_OF_SCHEDULE,
+  includes: defineIncludes(scheduleRotationUserSchema, { user: byIdAttribute('user_id', userRecords) }),
   rules: {
     beforeCreate: (attributes, ctx) => checkReferenced(ctx, attributes, MEMBER),
     beforeUpdate: (_current, changes, ctx) => checkReferenced(ctx, changes, MEMBER),

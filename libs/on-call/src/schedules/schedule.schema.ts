@@ -1,9 +1,9 @@
 import { assertCanOwnSchedule } from '@taproot/identity';
-import { defineResource, type AttributeDef } from '@taproot/json-api';
+import { byQuery, defineIncludes, defineResource, type AttributeDef } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition, type Row, type WriteContext } from '@taproot/resources';
 import { onCallShadowDefinition } from '../on-call-shadows/on-call-shadow.schema';
 import { overrideShiftDefinition } from '../override-shifts/override-shift.schema';
-import { scheduleRotationDefinition } from '../schedule-rotations/schedule-rotation.schema';
+import { scheduleRotationDefinition, scheduleRotationSchema } from '../schedule-rotations/schedule-rotation.schema';
 import { shiftCoverageRequestDefinition } from '../shift-coverage-requests/shift-coverage-request.schema';
 import { TEAMS, USERS } from '../shared/references';
 import { refuse, timeOfDayIssue, timeZoneIssues } from '../shared/times';
@@ -46,6 +46,8 @@ export const scheduleSchema = defineResource({
   defaultSort: 'created_at',
   cursor: true,
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  // Always linked, as the hosted API answers it: its MCP server finds a schedule's rotations there.
+  relationships: { schedule_rotations: { type: 'schedule_rotations', many: true, linked: true } },
   attributes: {
     name: { type: 'string', required: true, minLength: 1, maxLength: 255, filter: ['eq', 'not_eq', 'in', 'not_in'], sortable: true, searchable: true, description: 'The name of the schedule' },
     description: { type: 'string', nullable: true, searchable: true, description: 'The description of the schedule' },
@@ -95,6 +97,13 @@ export const scheduleDefinition: ResourceDefinition = {
   teamOwnership: { column: 'owner_group_ids' },
   // Deleting a schedule deletes what lives under it, each record with its own event.
   children: () => [scheduleRotationDefinition, overrideShiftDefinition, onCallShadowDefinition, shiftCoverageRequestDefinition],
+  includes: defineIncludes(scheduleSchema, {
+    schedule_rotations: byQuery(
+      scheduleRotationSchema,
+      `SELECT r.schedule_id AS owner_id, r.* FROM schedule_rotations_read r
+        WHERE r.organization_id = $1 AND r.schedule_id = ANY($2::uuid[]) ORDER BY r.position, r.created_at, r.id`,
+    ),
+  }),
   rules: {
     beforeCreate: (attributes, ctx) => checkReferenced(ctx, settled(owned(attributes, ctx), null), OWNERS),
     beforeUpdate: (current, changes, ctx) => {

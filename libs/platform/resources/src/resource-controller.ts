@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, type Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { actorOf, can, CurrentCaller, forbidden, isPermissionFamily, OwnedByTeam, RequirePermission, type Caller, type CrudAction } from '@taproot/auth';
-import { collectionPath, JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, type SingleDocument } from '@taproot/json-api';
+import { collectionPath, JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, withIncludes, type SingleDocument } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { BulkDeleteResourcesCommand, BulkUpsertResourcesCommand, type BulkUpsertResult } from './resource-bulk';
 import type { ResourceDefinition } from './resource-definition';
@@ -92,6 +92,12 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       return found;
     }
 
+    /** A write's answer: the record, with the relationships the declaration always links (read after the commit, as a get answers them). */
+    private async answer(organizationId: string, snapshot: Snapshot): Promise<SingleDocument> {
+      const { data } = await withIncludes({ db: this.dataSource, organizationId }, schema, definition.includes ?? {}, [document(snapshot).data], []);
+      return { data: data[0] };
+    }
+
     /** A record the caller may see and, where the parent decides who writes, change. */
     private async writable(caller: Caller, id: string): Promise<void> {
       const found = await this.visible(caller, id);
@@ -134,7 +140,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
         new CreateResourceCommand(definition, principal.organizationId, actorOf(principal), attributes, parentId, userId),
       );
       warnDeprecated(reply, warnings);
-      return document(snapshot);
+      return this.answer(principal.organizationId, snapshot);
     }
 
     @UpdateRoute(`${records}/:id`)
@@ -154,7 +160,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
         new UpdateResourceCommand(definition, principal.organizationId, actorOf(principal), id, attributes, userId),
       );
       warnDeprecated(reply, warnings);
-      return document(snapshot);
+      return this.answer(principal.organizationId, snapshot);
     }
 
     @AlsoPatch

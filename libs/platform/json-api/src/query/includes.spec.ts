@@ -113,4 +113,29 @@ describe('parseInclude', () => {
       (e: unknown) => e instanceof JsonApiError && e.status === 400 && e.errors[0].source?.parameter === 'include' && /'devices'/.test(e.message),
     );
   });
+
+  test('a linked relationship is answered unasked, its records not included: from its id attribute without a lookup, else from its source', async () => {
+    const linkedSchema = defineResource({
+      ...schema,
+      relationships: { owner: { ...schema.relationships!.owner, linked: true }, teams: schema.relationships!.teams, gadgets: { type: 'gadgets', many: true, linked: true } },
+    });
+    const users = port('users', ['1']);
+    const gadgetRows = [{ owner_id: 'a', id: 'g1', name: 'G' }];
+    const gadgetSchema = defineResource({ ...schema, type: 'gadgets', relationships: {} });
+    const includes = defineIncludes(linkedSchema, { owner: byIdAttribute('owner_id', users.find), teams: byIdAttribute('team_ids', port('groups', []).find), gadgets: byQuery(gadgetSchema, 'SELECT') });
+    const db = { query: async () => gadgetRows };
+    const plain = await withIncludes({ db, organizationId: ORG }, linkedSchema, includes, [widget('a', 1, []), widget('b', null, [])], []);
+    assert.deepEqual(
+      plain.data.map((d) => d.relationships),
+      [
+        { owner: { data: { type: 'users', id: '1' } }, gadgets: { data: [{ type: 'gadgets', id: 'g1' }] } },
+        { owner: { data: null }, gadgets: { data: [] } },
+      ],
+    );
+    assert.equal(plain.included, undefined);
+    assert.deepEqual(users.calls, [], 'the owner came from owner_id');
+    const asked = await withIncludes({ db, organizationId: ORG }, linkedSchema, includes, [widget('a', 1, [])], ['owner']);
+    assert.deepEqual(asked.included?.map((r) => `${r.type}/${r.id}`), ['users/1'], 'only what include names is included');
+    assert.deepEqual(asked.data[0].relationships?.gadgets, { data: [{ type: 'gadgets', id: 'g1' }] });
+  });
 });

@@ -65,7 +65,9 @@ const linkage = (r: ResourceObject) => ({ type: r.type, id: r.id });
  * Adds what `include` asked for to a page of primary records: each asked relationship on every
  * record (to-many as a list, to-one as one or null; an absent one empty) and the related records
  * once each in `included`, each with a `relationships` object (spec: every included item has one).
- * Without names the records are answered as they are.
+ * A `linked` relationship is answered too, asked or not, its records included only when asked
+ * (from its id attribute when it has one: no query). Without either the records are answered as
+ * they are.
  */
 export async function withIncludes(
   ctx: IncludeContext,
@@ -74,16 +76,17 @@ export async function withIncludes(
   records: ResourceObject[],
   names: readonly string[],
 ): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
-  if (names.length === 0) return { data: records };
   const relationships = schema.relationships ?? {};
-  const served = names.filter((name) => !relationships[name]?.absent);
+  const linkedOnly = Object.keys(relationships).filter((name) => relationships[name].linked && !names.includes(name));
+  if (names.length === 0 && linkedOnly.length === 0) return { data: records };
+  const queried = [...names.filter((name) => !relationships[name]?.absent), ...linkedOnly.filter((name) => !relationships[name].idAttribute)];
   const related = await Promise.all(
-    served.map((name) => {
+    queried.map((name) => {
       if (!Object.hasOwn(sources, name)) throw new Error(`${schema.type}: include '${name}' has no source`);
       return sources[name](ctx, records);
     }),
   );
-  const byName = new Map(served.map((name, i) => [name, related[i]]));
+  const byName = new Map(queried.map((name, i) => [name, related[i]]));
   const included = new Map<string, ResourceObject>();
   const data = records.map((record) => {
     const links: Record<string, unknown> = {};
@@ -92,7 +95,12 @@ export async function withIncludes(
       for (const r of found) included.set(`${r.type}:${r.id}`, { ...r, relationships: r.relationships ?? {} });
       links[name] = { data: relationships[name].many ? found.map(linkage) : found[0] ? linkage(found[0]) : null };
     }
+    for (const name of linkedOnly) {
+      const { type, many, idAttribute } = relationships[name];
+      const found = idAttribute ? idsIn(record.attributes[idAttribute]).map((id) => ({ type, id })) : (byName.get(name)?.get(record.id) ?? []).map(linkage);
+      links[name] = { data: many ? found : (found[0] ?? null) };
+    }
     return { ...record, relationships: { ...record.relationships, ...links } };
   });
-  return { data, included: [...included.values()] };
+  return names.length === 0 ? { data } : { data, included: [...included.values()] };
 }

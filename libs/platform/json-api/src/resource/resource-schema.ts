@@ -117,6 +117,12 @@ export interface RelationshipDef {
    * and includes nothing (empty linkage).
    */
   absent?: true;
+  /**
+   * Answered in `relationships` whether `include` names it or not (its records are then not
+   * included): the hosted API answers some linkage always, and its MCP server reads it (a
+   * schedule's rotations, a rotation member's user).
+   */
+  linked?: true;
 }
 
 /**
