@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { systemClock, type Clock, type Logger, type TaprootConfig } from '@taproot/config';
 import { Mailer } from '@taproot/mail';
 import {
-  InboxPruner,
+  inboxPruner,
   InProcessEventBus,
   KafkaEventBus,
   OutboxRelay,
+  RetentionPruner,
   ProjectionRunner,
   UnitOfWork,
   type EventBus,
@@ -26,7 +27,7 @@ export interface Runtime {
   bus: EventBus;
   relay: OutboxRelay;
   /** Deletes inbox rows past INBOX_RETENTION_HOURS; the api starts it, as it starts the relay. */
-  inboxPruner: InboxPruner;
+  inboxPruner: RetentionPruner;
   projections: ProjectionRunner;
   unitOfWork: UnitOfWork;
   /**
@@ -82,14 +83,14 @@ export async function openRuntime(config: TaprootConfig, logger: Logger, opts: R
 
     const relay = new OutboxRelay(dataSource, bus, { pollMs: config.relayPollMs, logger: logger.child({ component: 'outbox-relay' }) });
     closers.push(() => relay.stop());
-    const inboxPruner = new InboxPruner(dataSource, { retentionMs: config.inboxRetentionHours * 3_600_000, logger: logger.child({ component: 'inbox-pruner' }) });
-    closers.push(() => inboxPruner.stop());
+    const pruner = inboxPruner(dataSource, { retentionMs: config.inboxRetentionHours * 3_600_000, logger: logger.child({ component: 'inbox-pruner' }) });
+    closers.push(() => pruner.stop());
     const projections = new ProjectionRunner(dataSource, bus);
     const unitOfWork = new UnitOfWork(dataSource, relay, projections);
     // Closed after the apps (run-process closes them first), so no sender finds it closed.
     const mailer = config.smtpUrl ? new Mailer({ url: config.smtpUrl, from: config.smtpFrom }) : null;
     if (mailer) closers.push(() => mailer.close());
-    return { config, logger, clock: opts.clock ?? systemClock, dataSource, bus, relay, inboxPruner, projections, unitOfWork, mailer, close };
+    return { config, logger, clock: opts.clock ?? systemClock, dataSource, bus, relay, inboxPruner: pruner, projections, unitOfWork, mailer, close };
   } catch (error) {
     await close();
     throw error;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { openTestDataSource } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
-import { applyOnce, domainEvent, InboxPruner } from '../src';
+import { applyOnce, domainEvent, inboxPruner } from '../src';
 
 const silent = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 const HOUR = 3_600_000;
@@ -28,7 +28,7 @@ describe('inbox pruner', () => {
     const consumer = `prune-${randomUUID()}`;
     await rows(consumer, 5, 3);
     const young = await rows(consumer, 2, 1);
-    const pruner = new InboxPruner(ds, { retentionMs: 2 * HOUR, chunk: 2, logger: silent });
+    const pruner = inboxPruner(ds, { retentionMs: 2 * HOUR, chunk: 2, logger: silent });
     const deleted: number[] = [];
     for (let n = await pruner.pruneChunk(); n > 0; n = await pruner.pruneChunk()) deleted.push(n);
     // The database is this file's: only this test's five old rows are old.
@@ -41,7 +41,7 @@ describe('inbox pruner', () => {
     const event = (id: string) => ({ ...domainEvent({ type: 'probe.happened', organizationId: randomUUID(), aggregateType: 'probes', aggregateId: 'a', actor: { kind: 'system', id: null }, payload: {} }), id });
     const [recent] = await rows(consumer, 1, 1);
     const [old] = await rows(consumer, 1, 5);
-    await new InboxPruner(ds, { retentionMs: 2 * HOUR, logger: silent }).pruneChunk();
+    await inboxPruner(ds, { retentionMs: 2 * HOUR, logger: silent }).pruneChunk();
     const applied: string[] = [];
     for (const id of [recent, old]) await applyOnce(ds, consumer, event(id), async () => void applied.push(id));
     assert.deepEqual(applied, [old]);
@@ -50,7 +50,7 @@ describe('inbox pruner', () => {
   test('running, it works through a backlog without waiting for the poll between chunks', async () => {
     const consumer = `prune-${randomUUID()}`;
     await rows(consumer, 7, 48);
-    const pruner = new InboxPruner(ds, { retentionMs: 24 * HOUR, chunk: 2, pollMs: 60_000, logger: silent });
+    const pruner = inboxPruner(ds, { retentionMs: 24 * HOUR, chunk: 2, pollMs: 60_000, logger: silent });
     pruner.start();
     try {
       const deadline = Date.now() + 5000;
