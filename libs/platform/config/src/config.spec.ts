@@ -93,6 +93,11 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ PAGING_POLL_MS: '0' }).pagingPollMs, 0);
   });
 
+  test('settled webhook deliveries are kept 30 days unless WEBHOOK_DELIVERY_RETENTION_DAYS says otherwise', () => {
+    assert.equal(loadConfig({}).webhookDeliveryRetentionDays, 30);
+    assert.equal(loadConfig({ WEBHOOK_DELIVERY_RETENTION_DAYS: '90' }).webhookDeliveryRetentionDays, 90);
+  });
+
   test('outgoing webhooks: no allowed network, a 500 ms poll (0: only when run), 10 s attempts, 64 in flight, disabled after 120 h failing', () => {
     const c = loadConfig({});
     assert.deepEqual([c.webhookAllowedNetworks, c.webhookPollMs, c.webhookTimeoutMs, c.webhookConcurrency, c.webhookDisableAfterHours], [[], 500, 10_000, 64, 120]);
@@ -203,6 +208,7 @@ describe('loadConfig', () => {
     ['WEBHOOK_TIMEOUT_MS', '10', /WEBHOOK_TIMEOUT_MS must be between/],
     ['WEBHOOK_CONCURRENCY', '0', /WEBHOOK_CONCURRENCY must be between/],
     ['WEBHOOK_DISABLE_AFTER_HOURS', '0', /WEBHOOK_DISABLE_AFTER_HOURS must be between/],
+    ['WEBHOOK_DELIVERY_RETENTION_DAYS', '1', /WEBHOOK_DELIVERY_RETENTION_DAYS must be between 2 and 3650/],
   ] as const) {
     test(`refuses ${name}=${value} with a message naming the variable`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && message.test(e.message));

@@ -125,6 +125,11 @@ export interface TaprootConfig {
   webhookConcurrency: number;
   /** An endpoint whose every attempt failed for this long is disabled (`WEBHOOK_DISABLE_AFTER_HOURS`). */
   webhookDisableAfterHours: number;
+  /**
+   * How long a settled delivery (delivered, failed) is kept (`WEBHOOK_DELIVERY_RETENTION_DAYS`). An
+   * event delivered again by the bus after its deliveries were deleted is delivered again.
+   */
+  webhookDeliveryRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -194,6 +199,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     webhookTimeoutMs: int(v.WEBHOOK_TIMEOUT_MS, 10_000),
     webhookConcurrency: int(v.WEBHOOK_CONCURRENCY, 64),
     webhookDisableAfterHours: int(v.WEBHOOK_DISABLE_AFTER_HOURS, 120),
+    webhookDeliveryRetentionDays: int(v.WEBHOOK_DELIVERY_RETENTION_DAYS, 30),
   };
 }
 

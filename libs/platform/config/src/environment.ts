@@ -139,6 +139,8 @@ export class Environment {
   @Integer(100, 300_000) WEBHOOK_TIMEOUT_MS?: string;
   @Integer(1, 10_000) WEBHOOK_CONCURRENCY?: string;
   @Integer(1, 8760) WEBHOOK_DISABLE_AFTER_HOURS?: string;
+  // At least two days: a delivery retries for 24 hours after its first attempt.
+  @Integer(2, 3650) WEBHOOK_DELIVERY_RETENTION_DAYS?: string;
 }
 
 /** A comma-separated list's entries, trimmed, empty ones left out. */
