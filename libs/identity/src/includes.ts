@@ -1,19 +1,12 @@
-import { byIdAttribute, byQuery, defineIncludes, type ResourceSchema } from '@taproot/json-api';
+import { byIdAttribute, byQuery, defineIncludes } from '@taproot/json-api';
 import { userRecords } from './references';
 import { onCallRoleSchema, roleSchema } from './roles/role.schema';
 import { teamSchema } from './teams/team.schema';
+import { roleOfUsers } from './users/user-roles';
 import { userSchema } from './users/user.schema';
 
 /** `include` on teams: the members (`user_ids`). */
 export const TEAM_INCLUDES = defineIncludes(teamSchema, { users: byIdAttribute('user_ids', userRecords) });
-
-/** A user's role of one kind: the user row names it (`users_view` does not show it). */
-const roleOfUsers = (schema: ResourceSchema, column: 'role_id' | 'on_call_role_id') =>
-  byQuery(
-    schema,
-    `SELECT u.id AS owner_id, r.* FROM users u JOIN ${schema.readTable} r ON r.organization_id = u.organization_id AND r.id = u.${column}
-      WHERE u.organization_id = $1 AND u.id = ANY($2::int[])`,
-  );
 
 /** `include` on users: their roles and the teams they are members of (in the teams' order). */
 export const USER_INCLUDES = defineIncludes(userSchema, {

@@ -1,6 +1,7 @@
-import { existingIds, readIdsMatching, readRecords, toResourceObject, type Queryable, type ResourceObject } from '@taproot/json-api';
+import { existingIds, readIdsMatching, readRecords, type Queryable, type ResourceObject } from '@taproot/json-api';
 import { onCallRoleSchema } from './roles/role.schema';
 import { teamSchema } from './teams/team.schema';
+import { roleOfUsers } from './users/user-roles';
 import { userSchema } from './users/user.schema';
 
 /**
@@ -19,17 +20,15 @@ export function userRecords(db: Queryable, organizationId: string, ids: readonly
   return readRecords(db, userSchema, organizationId, ids, 'integer');
 }
 
+const ON_CALL_ROLE_OF_USERS = roleOfUsers(onCallRoleSchema, 'on_call_role_id');
+
 /**
  * The on-call role of each of the users `userIds` that has one, serialized as `/v1/on_call_roles`
  * answers it, by user id (a shift's `on_call_role`: its user's).
  */
 export async function onCallRolesOfUsers(db: Queryable, organizationId: string, userIds: readonly string[]): Promise<Map<string, ResourceObject>> {
-  const rows = (await db.query(
-    `SELECT u.id AS user_id, r.* FROM users u JOIN ${onCallRoleSchema.readTable} r ON r.organization_id = u.organization_id AND r.id = u.on_call_role_id
-      WHERE u.organization_id = $1 AND u.id = ANY($2::int[])`,
-    [organizationId, userIds],
-  )) as Record<string, unknown>[];
-  return new Map(rows.map((row) => [String(row.user_id), toResourceObject(onCallRoleSchema, row)]));
+  const found = await ON_CALL_ROLE_OF_USERS({ db, organizationId }, userIds.map((id) => ({ id, type: 'users', attributes: {} })));
+  return new Map([...found].flatMap(([userId, [role]]) => (role ? [[userId, role] as const] : [])));
 }
 
 /** Which of `ids` are teams (`groups`) of the organization (write table: a command sees its own transaction). */
