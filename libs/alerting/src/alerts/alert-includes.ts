@@ -2,7 +2,7 @@ import { type Caller } from '@taproot/auth';
 import { catalogRecordsOf } from '@taproot/catalog';
 import { teamRecords, userRecords } from '@taproot/identity';
 import { escalationPolicySchema } from '@taproot/on-call';
-import { byIdAttribute, byQuery, defineIncludes, readRecords, withIncludes, type IncludeSource, type IncludeSources, type Queryable, type RecordsById, type ResourceObject } from '@taproot/json-api';
+import { byIdAttribute, byQuery, defineIncludes, readRecords, recordsOf, withIncludes, type IncludeSource, type IncludeSources, type Queryable, type RecordsById, type ResourceObject } from '@taproot/json-api';
 import { alertGroupSchema } from '../alert-groups/alert-group.schema';
 import { alertUrgencySchema } from '../alert-urgencies/alert-urgency.schema';
 import { alertEventSchema } from './alert-event.schema';
@@ -59,8 +59,8 @@ const SOURCES: Record<string, IncludeSource> = {
   services: byIdAttribute('service_ids', catalogRecordsOf('services')),
   functionalities: byIdAttribute('functionality_ids', catalogRecordsOf('functionalities')),
   groups: byIdAttribute('group_ids', teamRecords),
-  alert_urgency: byIdAttribute('alert_urgency_id', (db, organizationId, ids) => readRecords(db, alertUrgencySchema, organizationId, ids)),
-  alert_group: byIdAttribute('alert_group_id', (db, organizationId, ids) => readRecords(db, alertGroupSchema, organizationId, ids)),
+  alert_urgency: byIdAttribute('alert_urgency_id', recordsOf(alertUrgencySchema)),
+  alert_group: byIdAttribute('alert_group_id', recordsOf(alertGroupSchema)),
   // The alert's trail, oldest first (its own list's order).
   events: byQuery(alertEventSchema, 'SELECT alert_id AS owner_id, * FROM alert_events_read WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) ORDER BY created_at, id'),
   // Whom paging reached: a notification actually sent (not one pending, failed or cancelled), by the first one sent (docs/paging.md).
@@ -77,7 +77,7 @@ const SOURCES: Record<string, IncludeSource> = {
   escalation_policies: recordsNamedBy(
     `SELECT alert_id AS owner_id, escalation_policy_id::text AS related_id FROM alert_paging_tracks WHERE organization_id = $1 AND alert_id = ANY($2::uuid[]) AND escalation_policy_id IS NOT NULL
       GROUP BY alert_id, escalation_policy_id ORDER BY min(created_at), escalation_policy_id`,
-    (db, organizationId, ids) => readRecords(db, escalationPolicySchema, organizationId, ids),
+    recordsOf(escalationPolicySchema),
   ),
 };
 

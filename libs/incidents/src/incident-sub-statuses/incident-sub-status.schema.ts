@@ -1,5 +1,5 @@
 import { userRecords } from '@taproot/identity';
-import { byIdAttribute, defineIncludes, defineResource, readRecords } from '@taproot/json-api';
+import { byIdAttribute, defineIncludes, defineResource, recordsOf } from '@taproot/json-api';
 import { checkReferenced, type ResourceDefinition } from '@taproot/resources';
 import { incidentParentAccess, underIncident } from '../incident-children/incident-parent';
 import { SUB_STATUSES, USERS } from '../incident-children/references';
@@ -41,7 +41,7 @@ export const incidentSubStatusDefinition: ResourceDefinition = {
   permission: { family: 'incidents', writes: 'update' },
   parentAccess: incidentParentAccess,
   includes: defineIncludes(incidentSubStatusSchema, {
-    sub_status: byIdAttribute('sub_status_id', (db, organizationId, ids) => readRecords(db, subStatusSchema, organizationId, ids)),
+    sub_status: byIdAttribute('sub_status_id', recordsOf(subStatusSchema)),
     assigned_by_user: byIdAttribute('assigned_by_user_id', userRecords),
   }),
   rules: {

@@ -8,10 +8,13 @@ import {
   JsonApiError,
   parseListQuery,
   readRecords,
+  recordsOf,
   withIncludes,
   type FlatQuery,
   type IncludeSource,
   type ListFilter,
+  type Queryable,
+  type RecordsById,
   type ResourceObject,
 } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
@@ -120,10 +123,10 @@ export class ShiftsController {
   /** Where each include finds its records, for one page of shifts (one query per include). */
   private sources(byId: Map<string, Shift>): Record<string, IncludeSource> {
     const users = byIdAttribute('user_id', userRecords);
-    const ofShift = (pick: (s: Shift) => string | null, find: (ids: string[], db: IncludeContextDb, org: string) => Promise<Map<string, ResourceObject>>): IncludeSource => {
+    const ofShift = (pick: (s: Shift) => string | null, find: RecordsById): IncludeSource => {
       return async ({ db, organizationId }, records) => {
         const ids = [...new Set(records.map((r) => pick(byId.get(r.id)!)).filter((id): id is string => id !== null))];
-        const found = ids.length ? await find(ids, db, organizationId) : new Map<string, ResourceObject>();
+        const found = ids.length ? await find(db, organizationId, ids) : new Map<string, ResourceObject>();
         return new Map(records.map((r) => [r.id, [found.get(pick(byId.get(r.id)!) ?? '')].filter((x): x is ResourceObject => x !== undefined)]));
       };
     };
@@ -131,15 +134,13 @@ export class ShiftsController {
       user: users,
       assignee: users,
       shift_override: ofShift((s) => s.override_id, overrideMetadata),
-      shift_shadow: ofShift((s) => s.shadow_id, (ids, db, org) => readRecords(db, onCallShadowSchema, org, ids)),
+      shift_shadow: ofShift((s) => s.shadow_id, recordsOf(onCallShadowSchema)),
       on_call_role: byIdAttribute('user_id', onCallRolesOfUsers),
-      schedule_rotation: byIdAttribute('rotation_id', (db, org, ids) => readRecords(db, scheduleRotationSchema, org, ids)),
-      schedule: byIdAttribute('schedule_id', (db, org, ids) => readRecords(db, scheduleSchema, org, ids)),
+      schedule_rotation: byIdAttribute('rotation_id', recordsOf(scheduleRotationSchema)),
+      schedule: byIdAttribute('schedule_id', recordsOf(scheduleSchema)),
     };
   }
 }
-
-type IncludeContextDb = Parameters<IncludeSource>[0]['db'];
 
 /** Whether a shift passes a range filter on its start or end (the only filters shifts take). */
 function inRange(shift: Shift, filter: ListFilter): boolean {
@@ -160,7 +161,7 @@ function inRange(shift: Shift, filter: ListFilter): boolean {
 }
 
 /** An override's metadata as the reference's `shift_override` (who created it, when). */
-async function overrideMetadata(ids: string[], db: IncludeContextDb, organizationId: string): Promise<Map<string, ResourceObject>> {
+async function overrideMetadata(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Map<string, ResourceObject>> {
   const rows = (await db.query('SELECT id, shift_override FROM override_shifts_read WHERE organization_id = $1 AND id = ANY($2::uuid[])', [organizationId, ids])) as {
     id: string;
     shift_override: { data?: { attributes?: Record<string, unknown> } } | null;

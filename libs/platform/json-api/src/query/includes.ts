@@ -1,6 +1,7 @@
 import { toResourceObject, type ResourceObject } from '../document/documents';
 import type { ResourceSchema } from '../resource/resource-schema';
 import type { Queryable } from './list-document';
+import { readRecords } from './records';
 
 /** What a source may read with: the database and the caller's organization (every query is scoped by it). */
 export interface IncludeContext {
@@ -19,6 +20,12 @@ export type IncludeSources = Readonly<Record<string, IncludeSource>>;
 
 /** Records by id, scoped by the organization: the ports contexts publish (`userRecords`, `catalogRecords`, ...). */
 export type RecordsById = (db: Queryable, organizationId: string, ids: readonly string[]) => Promise<Map<string, ResourceObject>>;
+
+/** The port of a resource's own read model: its records by id, as its routes answer them. */
+export const recordsOf =
+  (schema: ResourceSchema): RecordsById =>
+  (db, organizationId, ids) =>
+    readRecords(db, schema, organizationId, ids);
 
 const idsIn = (value: unknown): string[] => (value === null || value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
 
