@@ -1,7 +1,6 @@
 import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@taproot/config';
 import { openTestDataSource } from '@taproot/persistence';
 import type { DataSource } from 'typeorm';
 import { deliveryPruner } from './delivery-retention';
@@ -9,7 +8,7 @@ import { deliveryPruner } from './delivery-retention';
 const DAY = 86_400_000;
 const NOW = new Date('2026-11-25T12:00:00Z');
 const clock = { now: () => NOW };
-const silent = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
+const silent = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 describe('webhook delivery retention', () => {
   let ds: DataSource;
@@ -53,7 +52,7 @@ describe('webhook delivery retention', () => {
       await delivery(a, 60, 'pending'),
       await delivery(b, 35, 'retrying'),
     ];
-    const pruner = deliveryPruner(ds, clock, 30 * DAY, silent, { chunk: 2 });
+    const pruner = deliveryPruner(ds, clock, { retentionMs: 30 * DAY, logger: silent, chunk: 2 });
     const chunks: number[] = [];
     for (let n = await pruner.pruneChunk(); n > 0; n = await pruner.pruneChunk()) chunks.push(n);
     assert.deepEqual(chunks, [2, 1]);

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, TAPROOT_CONFIG, type Clock, type Logger, type TaprootConfig } from '@taproot/config';
-import { deletedBy, RetentionPruner } from '@taproot/messaging';
+import { deletedBy, RetentionPruner, type RetentionPrunerOptions } from '@taproot/messaging';
 import { LOGGER } from '@taproot/runtime';
 import { DataSource } from 'typeorm';
 
@@ -18,11 +18,15 @@ const DELETE_SETTLED = `DELETE FROM webhooks_deliveries WHERE ctid = ANY(ARRAY(
   LIMIT $2))`;
 
 /** The pruner of settled deliveries older than `retentionMs` by `clock` (docs/webhook-delivery.md, "Retention"). */
-export function deliveryPruner(dataSource: DataSource, clock: Clock, retentionMs: number, logger: Logger, opts: { chunk?: number; pollMs?: number } = {}): RetentionPruner {
+export function deliveryPruner(
+  dataSource: DataSource,
+  clock: Clock,
+  opts: { retentionMs: number } & Omit<RetentionPrunerOptions, 'name' | 'deleteChunk'>,
+): RetentionPruner {
+  const { retentionMs, ...loop } = opts;
   return new RetentionPruner({
-    ...opts,
+    ...loop,
     name: 'webhook delivery pruner',
-    logger,
     deleteChunk: (limit) => deletedBy(dataSource, DELETE_SETTLED, [new Date(clock.now().getTime() - retentionMs), limit]),
   });
 }
@@ -37,7 +41,7 @@ export class WebhookDeliveryRetention implements OnApplicationBootstrap, OnAppli
   private readonly pruner: RetentionPruner;
 
   constructor(dataSource: DataSource, @Inject(CLOCK) clock: Clock, @Inject(TAPROOT_CONFIG) config: TaprootConfig, @Inject(LOGGER) logger: Logger) {
-    this.pruner = deliveryPruner(dataSource, clock, config.webhookDeliveryRetentionDays * 86_400_000, logger.child({ component: 'webhook-delivery-pruner' }));
+    this.pruner = deliveryPruner(dataSource, clock, { retentionMs: config.webhookDeliveryRetentionDays * 86_400_000, logger: logger.child({ component: 'webhook-delivery-pruner' }) });
   }
 
   onApplicationBootstrap(): void {
