@@ -97,6 +97,8 @@ interface ReferenceResource {
   outputOnly?: Record<string, string>;
   /** Attributes the reference's request takes as the integer 1 or 0 and its response declares boolean: a sent 1 or 0 is answered true or false. */
   integerBooleans?: string[];
+  /** The reference's update document when it is not `update_<singular>` (a catalog property's is `update_catalog_field`). */
+  updateSchema?: string;
   /** Members the answers add to the objects of an attribute, at any depth (the spec's output-only `conditions[].values`, the ids of a route's rule graph): left out before comparing with what was sent. */
   addedMembers?: Record<string, string[]>;
 }
@@ -268,6 +270,7 @@ function assertEchoed(r: ReferenceResource, sent: Attributes, got: Attributes, w
 }
 
 function describeReferenceConformance(r: ReferenceResource): void {
+  const updateName = r.updateSchema ?? `update_${r.singular}`;
   describe(`${r.type} conform to the reference`, () => {
     const w = useApiWorld();
     let place: Place;
@@ -341,13 +344,13 @@ function describeReferenceConformance(r: ReferenceResource): void {
       }
     });
 
-    test(`an update_${s} document with every reference attribute (and data.id) is accepted (200) and answers ${s}_response`, async () => {
+    test(`an ${updateName} document with every reference attribute (and data.id) is accepted (200) and answers ${s}_response`, async () => {
       const { res: created } = await create();
       const id = created.body.data.id;
-      const doc = documentOf(`update_${s}`, 'update', { enumIndex: 1 });
+      const doc = documentOf(updateName, 'update', { enumIndex: 1 });
       doc.data.id = id;
       const res = await send(r.updateVerb ?? 'PUT', item(id), doc);
-      assertStatus(res, 200, `PUT ${r.path}/{id} with a reference-valid update_${s}`);
+      assertStatus(res, 200, `PUT ${r.path}/{id} with a reference-valid ${updateName}`);
       conforms(`${s}_response`, res.body, `PUT ${r.path}/{id} 200`);
       const changed = Object.fromEntries(Object.entries(doc.data.attributes).filter(([name]) => !r.createOnly?.includes(name)));
       assertEchoed(r, changed, res.body.data.attributes, `PUT ${r.path}/{id}`);
@@ -355,17 +358,17 @@ function describeReferenceConformance(r: ReferenceResource): void {
       assertEchoed(r, changed, got.body.data.attributes, `GET ${r.path}/{id} after PUT`);
     });
 
-    test(`an update_${s} document with every nullable attribute null, or with no attribute, is accepted (200)`, async () => {
+    test(`an ${updateName} document with every nullable attribute null, or with no attribute, is accepted (200)`, async () => {
       const { res: created } = await create();
       const id = created.body.data.id;
-      const nulls = documentOf(`update_${s}`, 'update', { nulls: true });
+      const nulls = documentOf(updateName, 'update', { nulls: true });
       const res = await send(r.updateVerb ?? 'PUT', item(id), nulls);
       assertStatus(res, 200, `PUT ${r.path}/{id} with nulls`);
       conforms(`${s}_response`, res.body, `PUT ${r.path}/{id} 200`);
       assertEchoed(r, nulls.data.attributes, res.body.data.attributes, `PUT ${r.path}/{id}`);
       const empty = { data: { type: r.type, attributes: {} } };
       // Only where the reference's update requires nothing (update_incident_event_service requires the status).
-      if (referenceValidator().errors(`update_${s}`, empty).length > 0) return;
+      if (referenceValidator().errors(updateName, empty).length > 0) return;
       const unchanged = await send(r.updateVerb ?? 'PUT', item(id), empty);
       assertStatus(unchanged, 200, `PUT ${r.path}/{id} with no attribute`);
       conforms(`${s}_response`, unchanged.body, `PUT ${r.path}/{id} 200`);
@@ -476,16 +479,16 @@ function describeReferenceConformance(r: ReferenceResource): void {
       const required = (requestAttributesSchema(`new_${s}`).required as string[] | undefined) ?? [];
       // A required string the update also takes (`name` where there is one), sent as a number; else
       // another required attribute it takes (an integer `user_id`), sent as a string.
-      const updates = (name: string) => referenceValidator().resolve(requestAttributes(`update_${s}`)[name] ?? {}).type;
+      const updates = (name: string) => referenceValidator().resolve(requestAttributes(updateName)[name] ?? {}).type;
       const typed = required.find((name) => updates(name) === 'string') ?? required.find((name) => updates(name) !== undefined);
-      assert.ok(typed, `update_${s} takes no required attribute of new_${s}`);
+      assert.ok(typed, `${updateName} takes no required attribute of new_${s}`);
       const wrong = updates(typed) === 'string' ? 42 : 'not a number';
       const unknown = { ...documentOf(`new_${s}`, 'create', { requiredOnly: true }).data.attributes, no_such_attribute: true };
       const cases: [string, Promise<TestResponse>, number][] = [
         ['GET list without a token', send('GET', place.collection, undefined, NO_TOKEN), 401],
         ['POST with an unknown token', send('POST', place.collection, documentOf(`new_${s}`, 'create'), 'tpr_unknown-token-for-conformance'), 401],
         ['GET an unknown id', send('GET', item(randomUUID())), 404],
-        ['PUT an unknown id', send(r.updateVerb ?? 'PUT', item(randomUUID()), documentOf(`update_${s}`, 'update')), 404],
+        ['PUT an unknown id', send(r.updateVerb ?? 'PUT', item(randomUUID()), documentOf(updateName, 'update')), 404],
         ['DELETE an unknown id', send('DELETE', item(randomUUID())), 404],
         ['POST without the required attributes', send('POST', place.collection, { data: { type: r.type, attributes: {} } }), 422],
         ['POST an attribute the reference does not know', send('POST', place.collection, { data: { type: r.type, attributes: unknown } }), 422],
@@ -1292,4 +1295,72 @@ describe('statuses conform to the reference', () => {
     assertStatus(missing, 404, 'GET an unknown status');
     validateAgainstReference('errors_list', missing.body, 'GET /v1/statuses/{id} 404');
   });
+});
+
+describeReferenceConformance({
+  type: 'catalogs',
+  path: '/v1/catalogs',
+  singular: 'catalog',
+  assignedWhenNull: ['position'],
+  knownStricter: CATALOG_KNOWN_STRICTER,
+  mayRefuse: INT4_BOUNDED,
+});
+
+const newCatalog = (api: TestApi, org: TestOrganization) => made(api, org, '/v1/catalogs', 'catalogs', { name: named('Catalog') });
+
+describeReferenceConformance({
+  type: 'catalog_properties',
+  path: '/v1/catalog_properties',
+  singular: 'catalog_property',
+  parent: { singular: 'catalog', path: '/v1/catalogs', collection: '/v1/catalogs/{catalog_id}/properties', attribute: 'catalog_id', make: newCatalog },
+  // A reference property's values are entities of a catalog of the organization.
+  references: async (api, org) => ({ kind_catalog_id: await newCatalog(api, org) }),
+  companions: (name, value, references) => (name === 'kind' && value === 'reference' ? { kind_catalog_id: references.kind_catalog_id } : undefined),
+  pick: (name) => (name === 'catalog_type' ? 'catalog' : undefined),
+  updateSchema: 'update_catalog_field',
+  refusedEnumValue: (name, value) => (name === 'catalog_type' && value !== 'catalog' ? "a custom catalog's route makes properties of type catalog; the built-in catalogs' routes make the others" : undefined),
+  createOnly: ['catalog_type'],
+  assignedWhenNull: ['position'],
+  responseEnumGaps: Object.fromEntries(
+    ['boolean', 'service', 'functionality', 'environment', 'group', 'cause', 'incident_type', 'user'].map((kind) => [`kind=${kind}`, 'the reference takes this kind on create but its catalog_property lists text and reference only']),
+  ),
+  knownStricter: { ...CATALOG_KNOWN_STRICTER, 'kind_catalog_id=""': 'a catalog id (uuid)', 'kind_catalog_id=<10000 chars>': 'a catalog id (uuid)' },
+  mayRefuse: INT4_BOUNDED,
+});
+
+describeReferenceConformance({
+  type: 'catalog_entities',
+  path: '/v1/catalog_entities',
+  singular: 'catalog_entity',
+  parent: { singular: 'catalog', path: '/v1/catalogs', collection: '/v1/catalogs/{catalog_id}/entities', attribute: 'catalog_id', make: newCatalog },
+  // Values must be of the catalog's properties, which a generated document cannot name.
+  pick: (name) => (name === 'properties' ? [] : undefined),
+  assignedWhenNull: ['position'],
+  knownStricter: { ...CATALOG_KNOWN_STRICTER, 'properties=[{...,extra_member}]': "a value names a property of the entity's catalog; the generated sample names none" },
+  mayRefuse: INT4_BOUNDED,
+});
+
+/** Each organization's catalog whose property the generated values name, and whose entity they live under. */
+const valueCatalogs = new WeakMap<TestOrganization, string>();
+
+describeReferenceConformance({
+  type: 'catalog_entity_properties',
+  path: '/v1/catalog_entity_properties',
+  singular: 'catalog_entity_property',
+  references: async (api, org) => {
+    const catalog = await newCatalog(api, org);
+    valueCatalogs.set(org, catalog);
+    return { catalog_field_id: await made(api, org, `/v1/catalogs/${catalog}/properties`, 'catalog_properties', { name: named('Field'), kind: 'text' }) };
+  },
+  parent: {
+    singular: 'catalog_entity',
+    path: '/v1/catalog_entities',
+    collection: '/v1/catalog_entities/{catalog_entity_id}/properties',
+    attribute: 'catalog_entity_id',
+    make: (api, org) => made(api, org, `/v1/catalogs/${valueCatalogs.get(org)}/entities`, 'catalog_entities', { name: named('Entity') }),
+  },
+  createOnly: ['catalog_field_id'],
+  knownStricter: Object.fromEntries(
+    ['catalog_entity_id', 'catalog_field_id'].flatMap((name) => [`${name}=""`, `${name}=<10000 chars>`].map((probe) => [probe, 'an id (uuid)'])),
+  ),
 });

@@ -269,6 +269,19 @@ describe('the served OpenAPI document describes what severities and services ans
     });
   });
 
+  describe("the services catalog's properties (/v1/services/properties)", () => {
+    const path = '/v1/services/properties';
+    const property = (attributes: Record<string, unknown>) => ({ data: { type: 'catalog_properties', attributes } });
+
+    test('list and create answer the declared documents; invalid 422, without a token 401, another media type 415', async () => {
+      await call('POST', path, 201, { token: org.token, body: property({ name: 'Language', kind: 'text', multiple: true }) });
+      await call('GET', path, 200, { token: org.token, query: 'filter[kind]=text&page[size]=5' });
+      await call('POST', path, 422, { token: org.token, body: property({ name: 'Owner', kind: 'person' }) });
+      await call('GET', path, 401);
+      await call('POST', path, 415, { token: org.token, body: property({ name: 'Tier', kind: 'text' }), headers: { 'content-type': 'application/json' } });
+    });
+  });
+
   const served = () => doc.operations((p) => RESOURCES.some((r) => under(r.path)(p)));
 
   test('every severities and services operation the document lists was exercised', () => {

@@ -1,5 +1,6 @@
 import { registerSnapshotEvents } from '@taproot/resources';
 import type { ContextDescriptor } from '@taproot/runtime';
+import { BUILT_IN_CATALOG_PROPERTIES_OPENAPI } from './catalog-properties/built-in-catalog-properties.openapi';
 import { CatalogModule, CATALOG_RESOURCES } from './catalog.module';
 import { CATALOG_MIGRATIONS } from './migrations';
 
@@ -8,6 +9,7 @@ export const CATALOG_CONTEXT: ContextDescriptor = {
   module: CatalogModule,
   migrations: CATALOG_MIGRATIONS,
   resources: CATALOG_RESOURCES.map((d) => d.schema),
+  openapi: BUILT_IN_CATALOG_PROPERTIES_OPENAPI,
   // The catalog publishes its resources' lifecycle events only, each carrying the record's snapshot.
   registerEventContracts: () => CATALOG_RESOURCES.forEach((d) => registerSnapshotEvents(d.schema)),
 };

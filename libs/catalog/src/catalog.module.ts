@@ -1,6 +1,11 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
+import { catalogEntityDefinition } from './catalog-entities/catalog-entity.schema';
+import { catalogEntityPropertyDefinition } from './catalog-entity-properties/catalog-entity-property.schema';
+import { BUILT_IN_CATALOG_PROPERTIES_CONTROLLERS } from './catalog-properties/built-in-catalog-properties.controller';
+import { catalogPropertyDefinition } from './catalog-properties/catalog-property.schema';
+import { catalogDefinition } from './catalogs/catalog.schema';
 import { causeDefinition } from './causes/cause.schema';
 import { environmentDefinition } from './environments/environment.schema';
 import { functionalityDefinition } from './functionalities/functionality.schema';
@@ -15,14 +20,19 @@ export const CATALOG_RESOURCES = [
   functionalityDefinition,
   causeDefinition,
   incidentTypeDefinition,
+  catalogDefinition,
+  catalogPropertyDefinition,
+  catalogEntityDefinition,
+  catalogEntityPropertyDefinition,
 ];
 
 /**
  * The catalog context: what incidents and alerts refer to (services, severities, and the
- * incident taxonomy: environments, functionalities, causes, incident types).
+ * incident taxonomy: environments, functionalities, causes, incident types), and custom catalogs
+ * with their properties and entities (docs/catalogs.md).
  */
 @Module({
-  controllers: CATALOG_RESOURCES.map((definition) => resourceController(definition)),
+  controllers: [...CATALOG_RESOURCES.map((definition) => resourceController(definition)), ...BUILT_IN_CATALOG_PROPERTIES_CONTROLLERS],
 })
 export class CatalogModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}

@@ -1,9 +1,11 @@
 import { CreateSeveritiesAndServices1732300000200 } from './1732300000200-create-severities-and-services';
 import { IndexWriteTablesForCreates1732300000210 } from './1732300000210-index-write-tables-for-creates';
 import { CreateTaxonomy1732300000220 } from './1732300000220-create-taxonomy';
+import { CreateCatalogs1732300009700 } from './1732300009700-create-catalogs';
 
 export const CATALOG_MIGRATIONS = [
   CreateSeveritiesAndServices1732300000200,
   IndexWriteTablesForCreates1732300000210,
   CreateTaxonomy1732300000220,
+  CreateCatalogs1732300009700,
 ];

@@ -13,6 +13,7 @@ import {
 import type { EventActor } from '@taproot/messaging';
 import { quoteIdent } from '@taproot/persistence';
 import { ResourceWriteHandler } from './resource-commands';
+import { findParent } from './resource-parent';
 import type { ResourceDefinition, Row, WriteContext } from './resource-definition';
 import { snapshotObject } from './resource-writer';
 
@@ -23,6 +24,8 @@ export class BulkUpsertResourcesCommand {
     readonly organizationId: string,
     readonly actor: EventActor,
     readonly entities: readonly BulkEntity[],
+    /** The path's parent record, for a resource declared under one: the batch is of its records. */
+    readonly parentId?: string,
   ) {}
 }
 
@@ -33,6 +36,8 @@ export class BulkDeleteResourcesCommand {
     readonly organizationId: string,
     readonly actor: EventActor,
     readonly mode: BulkDeleteMode,
+    /** The path's parent record, for a resource declared under one: only its records are deleted. */
+    readonly parentId?: string,
   ) {}
 }
 
@@ -42,12 +47,25 @@ export interface BulkUpsertResult {
   warnings: string[];
 }
 
-/** The organization's rows of the write table that match `where` (parameters from $2), locked. */
-function lockRows(definition: ResourceDefinition, ctx: WriteContext, where: string, params: unknown[]): Promise<Row[]> {
+/**
+ * The organization's rows of the write table that match `where` (parameters from $3), locked;
+ * of the parent `parentId` only when there is one (else $2 is null and unused).
+ */
+function lockRows(definition: ResourceDefinition, ctx: WriteContext, parentId: string | null, where: string, params: unknown[]): Promise<Row[]> {
+  const parent = definition.schema.parent;
+  const ofParent = parent ? `${quoteIdent(definition.schema.attributes[parent.attribute]?.column ?? parent.attribute)} = $2` : '$2::text IS NULL';
   return ctx.manager.query(
-    `SELECT * FROM ${quoteIdent(definition.table)} WHERE organization_id = $1 AND ${where} ORDER BY created_at, id FOR UPDATE`,
-    [ctx.organizationId, ...params],
+    `SELECT * FROM ${quoteIdent(definition.table)} WHERE organization_id = $1 AND ${ofParent} AND ${where} ORDER BY created_at, id FOR UPDATE`,
+    [ctx.organizationId, parentId, ...params],
   );
+}
+
+/** The batch's parent, when the resource has one: in the organization (404 otherwise), locked until the commit. */
+async function parentOfBatch(definition: ResourceDefinition, ctx: WriteContext, raw: string | undefined): Promise<string | null> {
+  const { parent } = definition.schema;
+  if (!parent) return null;
+  if (raw === undefined) throw new Error(`${definition.schema.type} are written in bulk under their ${parent.param}`);
+  return findParent(ctx.manager, parent, ctx.organizationId, raw, true);
 }
 
 /**
@@ -61,9 +79,10 @@ export class BulkUpsertResourcesHandler extends ResourceWriteHandler {
     return this.write(c, async (writer, ctx, keep) => {
       // Two batches creating the same external id would each find no record of it.
       await writer.takeTurns(ctx);
+      const parentId = await parentOfBatch(c.definition, ctx, c.parentId);
       const warnings = new Set<string>();
       const snapshots = await eachBulkItem(c.entities, async (entity) => {
-        const matches = await lockRows(c.definition, ctx, '"external_id" = $2', [entity.externalId]);
+        const matches = await lockRows(c.definition, ctx, parentId, '"external_id" = $3', [entity.externalId]);
         // Nothing keeps single writes from sharing an external id; which one to update is unknowable.
         if (matches.length > 1) {
           const detail = `external_id ${JSON.stringify(entity.externalId)} is used by ${matches.length} ${schema.type}; an upsert needs at most one`;
@@ -72,7 +91,7 @@ export class BulkUpsertResourcesHandler extends ResourceWriteHandler {
         const [current] = matches;
         const parsed = parseBulkItem(schema, entity, current ? 'update' : 'create');
         parsed.warnings.forEach((w) => warnings.add(w));
-        return keep(current ? await writer.update(ctx, String(current.id), parsed.attributes) : await writer.create(ctx, parsed.attributes));
+        return keep(current ? await writer.update(ctx, String(current.id), parsed.attributes) : await writer.create(ctx, parsed.attributes, parentId ?? undefined));
       });
       return { document: { data: snapshots.map((s) => snapshotObject(schema, s)) }, warnings: [...warnings] };
     });
@@ -84,9 +103,10 @@ export class BulkUpsertResourcesHandler extends ResourceWriteHandler {
 export class BulkDeleteResourcesHandler extends ResourceWriteHandler {
   execute(c: BulkDeleteResourcesCommand): Promise<BulkDeleteDocument> {
     return this.write(c, async (writer, ctx, keep) => {
-      const { sql, params } = bulkDeleteCondition(c.mode);
+      const parentId = await parentOfBatch(c.definition, ctx, c.parentId);
+      const { sql, params } = bulkDeleteCondition(c.mode, 3);
       const deleted: string[] = [];
-      for (const row of await lockRows(c.definition, ctx, sql, params)) {
+      for (const row of await lockRows(c.definition, ctx, parentId, sql, params)) {
         deleted.push(String(keep(await writer.delete(ctx, String(row.id))).external_id));
       }
       return bulkDeleteDocument(c.mode, deleted);

@@ -58,6 +58,8 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   const document = (snapshot: Snapshot): SingleDocument => ({ data: snapshotObject(schema, snapshot) });
   const collection = nestRoute(collectionPath(schema));
   const records = nestRoute(schema.path);
+  // Under a parent, a batch is of one parent's records: its actions sit under the nested collection.
+  const bulkBase = schema.parent ? collection : records;
   // The list across parents is the same list without a parent.
   const lists = schema.parent?.flatList ? [collection, records] : collection;
   // The update is served with the declared method only, as the OpenAPI document declares it.
@@ -74,7 +76,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     ) {}
 
     /** The path's parent (for a resource under one), as the caller may see it: its id; a 404 otherwise. */
-    private async parentOf(caller: Caller, params: Record<string, string>): Promise<string | undefined> {
+    protected async parentOf(caller: Caller, params: Record<string, string>): Promise<string | undefined> {
       const raw = schema.parent ? params[schema.parent.param] : undefined;
       return raw !== undefined && access ? access.find(this.dataSource, caller, raw) : raw;
     }
@@ -190,29 +192,36 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
   @Controller()
   class JsonApiBulkResourceController extends JsonApiResourceController {
-    @Post(`${records}/bulk_upsert`)
+    @Post(`${bulkBase}/bulk_upsert`)
     @requiresWrite('create')
     @HttpCode(200)
-    async bulkUpsert(@CurrentCaller() principal: Caller, @Body() body: unknown, @Res({ passthrough: true }) reply: HeaderReply) {
+    async bulkUpsert(
+      @CurrentCaller() principal: Caller,
+      @Param() params: Record<string, string>,
+      @Body() body: unknown,
+      @Res({ passthrough: true }) reply: HeaderReply,
+    ) {
       serves('create');
       serves('update');
       // An upsert creates and updates: it needs both (reference, bulkUpsertServices).
       if (family && !can(principal.permissions, family, 'update')) throw forbidden({ family, action: 'update' }, principal, principal.permissions);
       const entities = parseBulkUpsert(body);
+      const parentId = await this.parentOf(principal, params);
       const { document, warnings }: BulkUpsertResult = await this.commands.execute(
-        new BulkUpsertResourcesCommand(definition, principal.organizationId, actorOf(principal), entities),
+        new BulkUpsertResourcesCommand(definition, principal.organizationId, actorOf(principal), entities, parentId),
       );
       warnDeprecated(reply, warnings);
       return document;
     }
 
-    @Post(`${records}/bulk_delete`)
+    @Post(`${bulkBase}/bulk_delete`)
     @requiresWrite('delete')
     @HttpCode(200)
-    bulkDelete(@CurrentCaller() principal: Caller, @Body() body: unknown) {
+    async bulkDelete(@CurrentCaller() principal: Caller, @Param() params: Record<string, string>, @Body() body: unknown) {
       serves('delete');
       const mode = parseBulkDelete(schema, body);
-      return this.commands.execute(new BulkDeleteResourcesCommand(definition, principal.organizationId, actorOf(principal), mode));
+      const parentId = await this.parentOf(principal, params);
+      return this.commands.execute(new BulkDeleteResourcesCommand(definition, principal.organizationId, actorOf(principal), mode, parentId));
     }
   }
 

@@ -78,7 +78,11 @@ export interface ResourceDefinition {
     /** May complete or normalise the attributes (e.g. derive slug, assign position). */
     beforeCreate?(attributes: Row, ctx: WriteContext): Promise<Row> | Row;
     beforeUpdate?(current: Row, changes: Row, ctx: WriteContext): Promise<Row> | Row;
-    beforeDelete?(current: Row, ctx: WriteContext): Promise<void> | void;
+    /**
+     * May refuse, or change other records first through their writers (a catalog property's
+     * values on the records that hold them): the events it answers go out with the delete's.
+     */
+    beforeDelete?(current: Row, ctx: WriteContext): Promise<void | DomainEvent[]> | void | DomainEvent[];
     /** Runs before a list is read (a feature the organization must have); throw a JsonApiError to refuse. */
     beforeList?(organizationId: string, db: Queryable): Promise<void>;
     /**

@@ -182,7 +182,7 @@ export class ResourceWriter {
 
   async delete(ctx: WriteContext, id: string): Promise<WriteResult> {
     const current = await this.load(ctx.manager, ctx.organizationId, id, true);
-    if (this.def.rules?.beforeDelete) await this.def.rules.beforeDelete(current, ctx);
+    const ruleEvents = (await this.def.rules?.beforeDelete?.(current, ctx)) ?? [];
     const childEvents = await this.deleteChildren(ctx, String(current.id));
     try {
       await ctx.manager.query(`DELETE FROM ${quoteIdent(this.def.table)} WHERE id = $1 AND organization_id = $2`, [
@@ -198,7 +198,7 @@ export class ResourceWriter {
       throw JsonApiError.of(409, 'Still referenced', detail, 'STILL_REFERENCED');
     }
     const result = this.result(ctx, 'deleted', current);
-    return { ...result, events: [...childEvents, ...result.events] };
+    return { ...result, events: [...ruleEvents, ...childEvents, ...result.events] };
   }
 
   /** The records of the declared `children` under this one, deleted first (deepest first): their events. */

@@ -147,12 +147,12 @@ export function parseBulkDelete(schema: ResourceSchema, body: unknown): BulkDele
 
 /**
  * The rows of the write table a bulk delete removes: SQL to AND with `organization_id = $1`,
- * its parameters numbered from $2. A prune never touches records without an external id.
+ * its parameters numbered from `first` ($2). A prune never touches records without an external id.
  */
-export function bulkDeleteCondition(mode: BulkDeleteMode): { sql: string; params: unknown[] } {
+export function bulkDeleteCondition(mode: BulkDeleteMode, first = 2): { sql: string; params: unknown[] } {
   return 'externalIds' in mode
-    ? { sql: '"external_id" = ANY($2)', params: [mode.externalIds] }
-    : { sql: '"managed_by" = $2 AND "external_id" IS NOT NULL AND NOT ("external_id" = ANY($3))', params: [mode.managedBy, mode.keep] };
+    ? { sql: `"external_id" = ANY($${first})`, params: [mode.externalIds] }
+    : { sql: `"managed_by" = $${first} AND "external_id" IS NOT NULL AND NOT ("external_id" = ANY($${first + 1}))`, params: [mode.managedBy, mode.keep] };
 }
 
 /**

@@ -397,11 +397,13 @@ function resourcePaths(schema: ResourceSchema, stillReferenced: string | null): 
     const c = collectionOf(schema);
     const many = words(schema.type);
     const forbidden = response('the caller lacks a permission the operation needs', 'errors_list');
+    // Under a parent, a batch is of one parent's records: its actions are the nested collection's.
+    const base = schema.parent ? collectionPath(schema) : schema.path;
     const bulk = (fields: Operation, ok: Record<string, unknown>) => ({
-      ...withParams(pathParams),
-      post: op(fields, { ...ok, '403': forbidden, '415': unsupported, '422': invalid }),
+      ...withParams(templateParameters(base)),
+      post: op(fields, { ...ok, ...parentMissing, '403': forbidden, '415': unsupported, '422': invalid }),
     });
-    paths[`${schema.path}/bulk_upsert`] = bulk(
+    paths[`${base}/bulk_upsert`] = bulk(
       {
         summary: `Bulk upsert ${many}`,
         description: `Creates or updates up to ${BULK_LIMIT} ${many} by external_id. Only the attributes present are written. One transaction: all succeed or all fail, and the errors name each failed item (/entities/<index>/...). Needs create and update.`,
@@ -410,7 +412,7 @@ function resourcePaths(schema: ResourceSchema, stillReferenced: string | null): 
       },
       { '200': response('records upserted', `bulk_upsert_${c}_response`) },
     );
-    paths[`${schema.path}/bulk_delete`] = bulk(
+    paths[`${base}/bulk_delete`] = bulk(
       {
         summary: `Bulk delete ${many}`,
         description: `Deletes ${many} by external_id, or prunes the records of a managed_by source whose external_id is not kept, in one transaction. Needs delete.`,

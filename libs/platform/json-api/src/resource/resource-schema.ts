@@ -216,7 +216,8 @@ export interface ResourceSchema {
   updateMethod?: 'put' | 'patch' | 'both';
   /**
    * Also served: `POST <path>/bulk_upsert` and `POST <path>/bulk_delete`, keyed on `external_id`
-   * and pruning by `managed_by` (both attributes are then required).
+   * and pruning by `managed_by` (both attributes are then required). Under a parent, at the
+   * nested collection (`/v1/catalogs/{catalog_id}/entities/bulk_upsert`): one parent's records.
    */
   bulk?: boolean;
   /** Filters that are not plain attributes, e.g. `filter[search]`, `filter[slug]`. */
@@ -267,8 +268,6 @@ function checkParent(schema: ResourceSchema, parent: ParentDef): void {
   if (parent.integerIds ? def.type !== 'integer' : def.format !== 'uuid') {
     throw new Error(`${schema.type}: the parent attribute ${parent.attribute} must be declared ${parent.integerIds ? 'an integer' : 'with format uuid'}`);
   }
-  // A bulk item names no parent: its create would have nowhere to go.
-  if (schema.bulk) throw new Error(`${schema.type}: bulk operations are not served under a parent`);
   if (parent.attributes && !parent.readTable) throw new Error(`${schema.type}: the parent's attributes need its readTable`);
   const clash = Object.keys(parent.attributes ?? {}).find((name) => name in schema.attributes);
   if (clash) throw new Error(`${schema.type}: the parent attribute ${clash} hides an attribute of the resource`);

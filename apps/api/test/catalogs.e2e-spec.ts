@@ -1,0 +1,242 @@
+import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { created, doc, ids, outboxTypes, pointers, unique, type Attributes } from './support/json-api';
+
+type Json = Record<string, any>;
+
+/** Custom catalogs, their properties and entities, and the built-in catalogs' properties (docs/catalogs.md). */
+describe('catalogs over HTTP', () => {
+  let api: TestApi;
+  let org: TestOrganization;
+  let other: TestOrganization;
+  before(async () => {
+    api = await startTestApi();
+    org = await api.newOrganization();
+    other = await api.newOrganization();
+  });
+  after(() => api?.close());
+
+  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
+  const newCatalog = async (attributes: Attributes = {}): Promise<Json> => created(await send('POST', '/v1/catalogs', doc('catalogs', { name: unique('Catalog'), ...attributes })));
+  const newProperty = async (catalogId: string, attributes: Attributes): Promise<Json> =>
+    created(await send('POST', `/v1/catalogs/${catalogId}/properties`, doc('catalog_properties', { name: unique('Property'), kind: 'text', ...attributes })));
+  const newEntity = async (catalogId: string, attributes: Attributes = {}): Promise<Json> =>
+    created(await send('POST', `/v1/catalogs/${catalogId}/entities`, doc('catalog_entities', { name: unique('Entity'), ...attributes })));
+
+  test('a catalog: created with its defaults, read by id and slug, listed with filters, changed and deleted', async () => {
+    const catalog = await newCatalog({ name: 'Data Stores', description: 'Where data lives', external_id: 'ds-1' });
+    assert.deepEqual(
+      { icon: catalog.attributes.icon, slug: catalog.attributes.slug, managed_by: catalog.attributes.managed_by, position: typeof catalog.attributes.position },
+      { icon: 'globe-alt', slug: 'data-stores', managed_by: 'api', position: 'number' },
+    );
+    assert.equal((await send('GET', `/v1/catalogs/${catalog.id}`)).body.data.attributes.name, 'Data Stores');
+    assert.equal((await send('GET', '/v1/catalogs/data-stores')).body.data.id, catalog.id);
+    assert.deepEqual(ids(await send('GET', '/v1/catalogs?filter[external_id]=ds-1')), [catalog.id]);
+    assert.deepEqual(ids(await send('GET', '/v1/catalogs?filter[search]=data%20lives')), [catalog.id]);
+    assert.deepEqual(ids(await send('GET', '/v1/catalogs?filter[managed_by][eq]=api&filter[name]=Data%20Stores')), [catalog.id]);
+    const changed = await send('PUT', `/v1/catalogs/${catalog.id}`, doc('catalogs', { icon: 'server-stack', position: 7 }));
+    assert.equal(changed.status, 200);
+    assert.deepEqual([changed.body.data.attributes.icon, changed.body.data.attributes.position], ['server-stack', 7]);
+    const deleted = await send('DELETE', `/v1/catalogs/${catalog.id}`);
+    assert.equal(deleted.status, 200);
+    assert.equal((await send('GET', `/v1/catalogs/${catalog.id}`)).status, 404);
+    assert.deepEqual(await outboxTypes(api, catalog.id), ['catalog.created', 'catalog.updated', 'catalog.deleted']);
+  });
+
+  test('bad catalog input is a 422 naming the attribute, and nothing is written', async () => {
+    const before = (await send('GET', '/v1/catalogs?page[size]=100')).body.meta.total_count;
+    const bad = await send('POST', '/v1/catalogs', doc('catalogs', { name: 'Bad icon', icon: 'rocket' }));
+    assert.equal(bad.status, 422);
+    assert.deepEqual(pointers(bad), ['/data/attributes/icon']);
+    const nameless = await send('POST', '/v1/catalogs', doc('catalogs', { description: 'no name' }));
+    assert.equal(nameless.status, 422);
+    assert.deepEqual(pointers(nameless), ['/data/attributes/name']);
+    assert.equal((await send('GET', '/v1/catalogs?page[size]=100')).body.meta.total_count, before);
+  });
+
+  test('a custom catalog\'s properties: under the catalog, then at /v1/catalog_properties/{id}', async () => {
+    const catalog = await newCatalog();
+    const property = await newProperty(catalog.id, { name: 'Tier', kind: 'text', required: false });
+    assert.deepEqual(
+      { catalog_id: property.attributes.catalog_id, catalog_type: property.attributes.catalog_type, multiple: property.attributes.multiple, required: property.attributes.required, kind_catalog_id: property.attributes.kind_catalog_id },
+      { catalog_id: catalog.id, catalog_type: 'catalog', multiple: false, required: false, kind_catalog_id: null },
+    );
+    assert.deepEqual(ids(await send('GET', `/v1/catalogs/${catalog.id}/properties`)), [property.id]);
+    assert.equal((await send('GET', `/v1/catalog_properties/${property.id}`)).body.data.attributes.name, 'Tier');
+    const renamed = await send('PUT', `/v1/catalog_properties/${property.id}`, doc('catalog_properties', { name: 'Service tier', multiple: true }));
+    assert.deepEqual([renamed.status, renamed.body.data.attributes.name, renamed.body.data.attributes.multiple], [200, 'Service tier', true]);
+    const mismatch = await send('POST', `/v1/catalogs/${catalog.id}/properties`, doc('catalog_properties', { name: 'X', kind: 'text', catalog_type: 'service' }));
+    assert.deepEqual([mismatch.status, pointers(mismatch)], [422, ['/data/attributes/catalog_type']]);
+    assert.equal((await send('GET', '/v1/catalogs/00000000-0000-4000-8000-000000000000/properties')).status, 404);
+  });
+
+  test('a reference property names a catalog of the organization; a catalog holds at most 50 properties', async () => {
+    const catalog = await newCatalog();
+    const target = await newCatalog();
+    const without = await send('POST', `/v1/catalogs/${catalog.id}/properties`, doc('catalog_properties', { name: 'Owner', kind: 'reference' }));
+    assert.deepEqual([without.status, pointers(without)], [422, ['/data/attributes/kind_catalog_id']]);
+    const foreign = created(await send('POST', '/v1/catalogs', doc('catalogs', { name: unique('Theirs') }), other.token));
+    const theirs = await send('POST', `/v1/catalogs/${catalog.id}/properties`, doc('catalog_properties', { name: 'Owner', kind: 'reference', kind_catalog_id: foreign.id }));
+    assert.deepEqual([theirs.status, pointers(theirs)], [422, ['/data/attributes/kind_catalog_id']]);
+    const reference = await newProperty(catalog.id, { name: 'Owner', kind: 'reference', kind_catalog_id: target.id });
+    assert.equal(reference.attributes.kind_catalog_id, target.id);
+    for (let i = 1; i < 50; i++) await newProperty(catalog.id, { name: `P${i}` });
+    const fiftyFirst = await send('POST', `/v1/catalogs/${catalog.id}/properties`, doc('catalog_properties', { name: 'One too many', kind: 'text' }));
+    assert.equal(fiftyFirst.status, 422);
+    assert.match(fiftyFirst.body.errors[0].detail, /at most 50 properties/);
+    assert.equal((await send('GET', `/v1/catalogs/${catalog.id}/properties?page[size]=100`)).body.meta.total_count, 50);
+  });
+
+  test('built-in catalogs\' properties: typed by their route, listed apart, read at /v1/catalog_properties/{id}', async () => {
+    const forServices = created(await send('POST', '/v1/services/properties', doc('catalog_properties', { name: 'Language', kind: 'text' })));
+    assert.deepEqual([forServices.attributes.catalog_type, forServices.attributes.catalog_id], ['service', null]);
+    const forTeams = created(await send('POST', '/v1/teams/properties', doc('catalog_properties', { name: 'Slack', kind: 'text', catalog_type: 'team' })));
+    assert.equal(forTeams.attributes.catalog_type, 'team');
+    const services = await send('GET', '/v1/services/properties');
+    assert.deepEqual(ids(services), [forServices.id]);
+    assert.match(services.body.links.self, /^\/v1\/services\/properties\?/);
+    assert.deepEqual(ids(await send('GET', '/v1/teams/properties')), [forTeams.id]);
+    assert.deepEqual(ids(await send('GET', '/v1/causes/properties')), []);
+    assert.equal((await send('GET', `/v1/catalog_properties/${forServices.id}`)).body.data.attributes.name, 'Language');
+    const wrongType = await send('POST', '/v1/environments/properties', doc('catalog_properties', { name: 'Region', kind: 'text', catalog_type: 'cause' }));
+    assert.deepEqual([wrongType.status, pointers(wrongType)], [422, ['/data/attributes/catalog_type']]);
+    assert.deepEqual(ids(await send('GET', '/v1/services/properties', undefined, other.token)), []);
+    // The route is the properties', not a service named "properties".
+    assert.equal((await send('GET', '/v1/services/properties')).body.data[0].type, 'catalog_properties');
+  });
+
+  test('an entity\'s properties are values of its catalog\'s properties, of their kind', async () => {
+    const catalog = await newCatalog();
+    const elsewhere = await newCatalog();
+    const people = await newCatalog();
+    const person = await newEntity(people.id, { name: 'Ada' });
+    const text = await newProperty(catalog.id, { name: 'Region', kind: 'text', multiple: true });
+    const flag = await newProperty(catalog.id, { name: 'PCI', kind: 'boolean' });
+    const owner = await newProperty(catalog.id, { name: 'Owner', kind: 'reference', kind_catalog_id: people.id });
+    const foreignProperty = await newProperty(elsewhere.id, { name: 'Other' });
+    const entity = await newEntity(catalog.id, {
+      name: 'Orders DB',
+      external_id: 'orders-db',
+      properties: [
+        { catalog_property_id: text.id, value: 'eu-west-1' },
+        { catalog_property_id: text.id, value: 'us-east-1' },
+        { catalog_property_id: flag.id, value: 'true' },
+        { catalog_property_id: owner.id, value: person.id },
+      ],
+    });
+    assert.equal(entity.attributes.catalog_id, catalog.id);
+    assert.equal(entity.attributes.properties.length, 4);
+    const refused = async (properties: Attributes[], detail: RegExp) => {
+      const res = await send('POST', `/v1/catalogs/${catalog.id}/entities`, doc('catalog_entities', { name: 'Refused', properties }));
+      assert.deepEqual([res.status, pointers(res)], [422, ['/data/attributes/properties']], JSON.stringify(res.body));
+      assert.match(res.body.errors[0].detail, detail);
+    };
+    await refused([{ catalog_property_id: foreignProperty.id, value: 'x' }], /is not a property of catalog/);
+    await refused([{ catalog_property_id: flag.id, value: 'yes' }], /must be true or false/);
+    await refused([{ catalog_property_id: flag.id, value: 'true' }, { catalog_property_id: flag.id, value: 'false' }], /takes one value/);
+    await refused([{ catalog_property_id: owner.id, value: catalog.id }], /is not a catalog entity/);
+    assert.deepEqual(ids(await send('GET', `/v1/catalogs/${catalog.id}/entities?filter[name]=Refused`)), []);
+    const required = await newProperty(catalog.id, { name: 'Tier', required: true });
+    await refused([], /required properties without a value: Tier/);
+    const withTier = await send('PUT', `/v1/catalog_entities/${entity.id}`, doc('catalog_entities', { properties: [{ catalog_property_id: required.id, value: 'gold' }] }));
+    assert.equal(withTier.status, 200, JSON.stringify(withTier.body));
+    assert.deepEqual(withTier.body.data.attributes.properties, [{ catalog_property_id: required.id, value: 'gold' }]);
+  });
+
+  test('entities: listed under their catalog with filters, read by id or slug, another catalog\'s kept apart', async () => {
+    const catalog = await newCatalog();
+    const second = await newCatalog();
+    const a = await newEntity(catalog.id, { name: 'Kafka Cluster', backstage_id: 'component:kafka', description: 'event streaming' });
+    const b = await newEntity(catalog.id, { name: 'Redis' });
+    await newEntity(second.id, { name: 'Elsewhere' });
+    assert.deepEqual(ids(await send('GET', `/v1/catalogs/${catalog.id}/entities`)), [a.id, b.id]);
+    assert.deepEqual(ids(await send('GET', `/v1/catalogs/${catalog.id}/entities?filter[backstage_id]=component:kafka`)), [a.id]);
+    assert.deepEqual(ids(await send('GET', `/v1/catalogs/${catalog.id}/entities?filter[search]=streaming`)), [a.id]);
+    assert.equal((await send('GET', `/v1/catalog_entities/${a.attributes.slug}`)).body.data.id, a.id);
+    const moved = await send('PUT', `/v1/catalog_entities/${a.id}`, doc('catalog_entities', { catalog_id: second.id, name: 'Kafka' }));
+    assert.deepEqual([moved.status, moved.body.data.attributes.catalog_id, moved.body.data.attributes.name], [200, catalog.id, 'Kafka']);
+  });
+
+  test('bulk upsert and delete act on one catalog\'s entities by external_id', async () => {
+    const catalog = await newCatalog();
+    const second = await newCatalog();
+    const twin = await newEntity(second.id, { name: 'Twin', external_id: 'svc-a', managed_by: 'api' });
+    const upsert = (catalogId: string, entities: Attributes[]) => send('POST', `/v1/catalogs/${catalogId}/entities/bulk_upsert`, { entities });
+    const first = await upsert(catalog.id, [
+      { external_id: 'svc-a', name: 'A' },
+      { external_id: 'svc-b', name: 'B' },
+    ]);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.deepEqual(first.body.data.map((d: Json) => d.attributes.catalog_id), [catalog.id, catalog.id]);
+    const again = await upsert(catalog.id, [{ external_id: 'svc-a', description: 'now described' }]);
+    assert.deepEqual([again.body.data[0].id, again.body.data[0].attributes.name, again.body.data[0].attributes.description], [first.body.data[0].id, 'A', 'now described']);
+    assert.equal((await send('GET', `/v1/catalog_entities/${twin.id}`)).body.data.attributes.name, 'Twin');
+    const pruned = await send('POST', `/v1/catalogs/${catalog.id}/entities/bulk_delete`, { managed_by: 'api', keep_external_ids: ['svc-b'] });
+    assert.deepEqual([pruned.status, pruned.body.data.deleted_external_ids], [200, ['svc-a']]);
+    assert.deepEqual(ids(await send('GET', `/v1/catalogs/${catalog.id}/entities`)), [first.body.data[1].id]);
+    assert.equal((await send('GET', `/v1/catalog_entities/${twin.id}`)).status, 200);
+    const byIds = await send('POST', `/v1/catalogs/${catalog.id}/entities/bulk_delete`, { external_ids: ['svc-b', 'nope'] });
+    assert.deepEqual([byIds.body.data.deleted_external_ids, byIds.body.data.not_found_external_ids], [['svc-b'], ['nope']]);
+    assert.equal((await upsert('00000000-0000-4000-8000-000000000000', [{ external_id: 'x', name: 'X' }])).status, 404);
+  });
+
+  test('deleting a property removes its values from the entities and services holding them, each with its event', async () => {
+    const catalog = await newCatalog();
+    const kept = await newProperty(catalog.id, { name: 'Kept' });
+    const doomed = await newProperty(catalog.id, { name: 'Doomed' });
+    const entity = await newEntity(catalog.id, { properties: [{ catalog_property_id: kept.id, value: 'k' }, { catalog_property_id: doomed.id, value: 'd' }] });
+    const value = created(await send('POST', `/v1/catalog_entities/${entity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: doomed.id, key: 'text', value: 'old style' })));
+    const forServices = created(await send('POST', '/v1/services/properties', doc('catalog_properties', { name: unique('Runtime'), kind: 'text' })));
+    const service = created(await send('POST', '/v1/services', doc('services', { name: unique('Billing'), properties: [{ catalog_property_id: forServices.id, value: 'node' }] })));
+    assert.equal((await send('DELETE', `/v1/catalog_properties/${doomed.id}`)).status, 200);
+    assert.deepEqual((await send('GET', `/v1/catalog_entities/${entity.id}`)).body.data.attributes.properties, [{ catalog_property_id: kept.id, value: 'k' }]);
+    assert.deepEqual(await outboxTypes(api, entity.id), ['catalog_entity.created', 'catalog_entity.updated']);
+    assert.equal((await send('GET', `/v1/catalog_entity_properties/${value.id}`)).status, 404);
+    assert.equal((await send('DELETE', `/v1/catalog_properties/${forServices.id}`)).status, 200);
+    assert.deepEqual((await send('GET', `/v1/services/${service.id}`)).body.data.attributes.properties, []);
+  });
+
+  test('deleting a catalog deletes its entities, their values and its properties, each with its event', async () => {
+    const catalog = await newCatalog();
+    const property = await newProperty(catalog.id, { name: 'Size' });
+    const entity = await newEntity(catalog.id, { properties: [{ catalog_property_id: property.id, value: 'L' }] });
+    const value = created(await send('POST', `/v1/catalog_entities/${entity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: property.id, key: 'text', value: 'XL' })));
+    assert.equal((await send('DELETE', `/v1/catalogs/${catalog.id}`)).status, 200);
+    for (const path of [`/v1/catalog_entities/${entity.id}`, `/v1/catalog_properties/${property.id}`, `/v1/catalog_entity_properties/${value.id}`]) assert.equal((await send('GET', path)).status, 404, path);
+    assert.deepEqual(await outboxTypes(api, entity.id), ['catalog_entity.created', 'catalog_entity.deleted']);
+    assert.deepEqual(await outboxTypes(api, value.id), ['catalog_entity_property.created', 'catalog_entity_property.deleted']);
+  });
+
+  test('the deprecated entity property values: under their entity, of a property of its catalog', async () => {
+    const catalog = await newCatalog();
+    const property = await newProperty(catalog.id, { name: 'Links' });
+    const foreign = await newProperty((await newCatalog()).id, { name: 'Other' });
+    const entity = await newEntity(catalog.id);
+    const value = created(await send('POST', `/v1/catalog_entities/${entity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: property.id, key: 'text', value: 'https://wiki' })));
+    assert.deepEqual([value.attributes.catalog_entity_id, value.attributes.catalog_field_id, value.attributes.key], [entity.id, property.id, 'text']);
+    const wrong = await send('POST', `/v1/catalog_entities/${entity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: foreign.id, key: 'text', value: 'x' }));
+    assert.deepEqual([wrong.status, pointers(wrong)], [422, ['/data/attributes/catalog_field_id']]);
+    const badKey = await send('POST', `/v1/catalog_entities/${entity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: property.id, key: 'url', value: 'x' }));
+    assert.deepEqual([badKey.status, pointers(badKey)], [422, ['/data/attributes/key']]);
+    assert.deepEqual(ids(await send('GET', `/v1/catalog_entities/${entity.id}/properties?filter[key]=text`)), [value.id]);
+    const changed = await send('PUT', `/v1/catalog_entity_properties/${value.id}`, doc('catalog_entity_properties', { value: 'https://wiki/v2' }));
+    assert.deepEqual([changed.status, changed.body.data.attributes.value], [200, 'https://wiki/v2']);
+  });
+
+  test('another organization\'s catalogs, properties and entities answer 404 and are never listed', async () => {
+    const catalog = await newCatalog();
+    const property = await newProperty(catalog.id, { name: 'Secret' });
+    const entity = await newEntity(catalog.id, { external_id: 'mine' });
+    const theirs = (method: string, path: string, body?: unknown) => send(method, path, body, other.token);
+    for (const path of [`/v1/catalogs/${catalog.id}`, `/v1/catalog_properties/${property.id}`, `/v1/catalog_entities/${entity.id}`, `/v1/catalogs/${catalog.id}/entities`, `/v1/catalogs/${catalog.id}/properties`]) {
+      assert.equal((await theirs('GET', path)).status, 404, path);
+    }
+    assert.equal((await theirs('POST', `/v1/catalogs/${catalog.id}/entities`, doc('catalog_entities', { name: 'Intruder' }))).status, 404);
+    assert.equal((await theirs('POST', `/v1/catalogs/${catalog.id}/entities/bulk_delete`, { external_ids: ['mine'] })).status, 404);
+    assert.equal((await theirs('PUT', `/v1/catalog_entities/${entity.id}`, doc('catalog_entities', { name: 'Taken' }))).status, 404);
+    assert.equal((await theirs('DELETE', `/v1/catalogs/${catalog.id}`)).status, 404);
+    assert.ok(!ids(await theirs('GET', '/v1/catalogs?page[size]=100')).includes(catalog.id));
+    assert.equal((await send('GET', `/v1/catalog_entities/${entity.id}`)).body.data.attributes.name, entity.attributes.name);
+  });
+});

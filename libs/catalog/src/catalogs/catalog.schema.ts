@@ -1,0 +1,41 @@
+import { defineResource } from '@taproot/json-api';
+import type { ResourceDefinition } from '@taproot/resources';
+import { catalogEntityDefinition } from '../catalog-entities/catalog-entity.schema';
+import { catalogPropertyDefinition } from '../catalog-properties/catalog-property.schema';
+import { managedBy, namedAndOrdered, text } from '../shared/catalog-attributes';
+
+/** The reference's icons of a catalog. */
+export const CATALOG_ICONS = ['globe-alt', 'server-stack', 'users', 'user-group', 'chart-bar', 'shapes', 'light-bulb', 'cursor-arrow-ripple'] as const;
+
+// A catalog has no public description (reference, `catalog`).
+const { name, slug, description, position } = namedAndOrdered('catalog');
+
+/**
+ * A custom catalog (docs/catalogs.md): a named list of entities whose properties the catalog
+ * declares. Deleting one deletes its entities and properties first, each with its event.
+ */
+export const catalogSchema = defineResource({
+  type: 'catalogs',
+  singular: 'catalog',
+  path: '/v1/catalogs',
+  readTable: 'catalogs_read',
+  defaultSort: 'position',
+  operations: ['list', 'create', 'get', 'update', 'delete'],
+  attributes: {
+    name,
+    slug,
+    description,
+    // The reference answers an icon always and names no default: the first of its enum.
+    icon: { type: 'string', enum: CATALOG_ICONS, default: 'globe-alt', description: 'The icon of the catalog' },
+    external_id: text('An external identifier for this catalog. Must be unique within the team.', { filter: true }),
+    managed_by: { ...managedBy('catalog'), filter: true },
+    position,
+  },
+});
+
+export const catalogDefinition: ResourceDefinition = {
+  schema: catalogSchema,
+  context: 'catalog',
+  table: 'catalogs',
+  children: () => [catalogEntityDefinition, catalogPropertyDefinition],
+};
