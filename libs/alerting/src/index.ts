@@ -18,3 +18,4 @@ export { PagingEngine, NOTIFICATION_CHANNELS, type NotificationChannels } from '
 export { AlertRouteRuleUpdater } from './alert-routes/rule-updates';
 export { HeartbeatMonitor } from './heartbeats/heartbeat-monitor';
 export { ALERT_INCIDENT_RESOLVER, type AlertIncidentResolver } from './alerts/alert-incident-resolver';
+export { ALERT_METRICS } from './alerts/alert-metrics';

@@ -1,4 +1,5 @@
 import { ALERTING_CONTEXT } from '@taproot/alerting';
+import { ANALYTICS_CONTEXT } from '@taproot/analytics';
 import { CATALOG_CONTEXT } from '@taproot/catalog';
 import { IDENTITY_CONTEXT } from '@taproot/identity';
 import { INCIDENTS_CONTEXT } from '@taproot/incidents';
@@ -13,7 +14,7 @@ import { WEBHOOKS_CONTEXT } from '@taproot/webhooks';
  * The bounded contexts, in dependency order (their migrations run in this order): the one list the
  * apps iterate for modules, migrations, the OpenAPI document, inbound media types and topics.
  */
-export const CONTEXTS: readonly ContextDescriptor[] = [IDENTITY_CONTEXT, CATALOG_CONTEXT, INCIDENTS_CONTEXT, ALERTING_CONTEXT, ON_CALL_CONTEXT, STATUS_PAGES_CONTEXT, WEBHOOKS_CONTEXT];
+export const CONTEXTS: readonly ContextDescriptor[] = [IDENTITY_CONTEXT, CATALOG_CONTEXT, INCIDENTS_CONTEXT, ALERTING_CONTEXT, ON_CALL_CONTEXT, STATUS_PAGES_CONTEXT, WEBHOOKS_CONTEXT, ANALYTICS_CONTEXT];
 
 /** Every context's topic: what consumers of everything (audit log, webhook dispatcher) subscribe to. */
 export const CONTEXT_TOPICS: readonly string[] = CONTEXTS.map((c) => topicOf(c.name));

@@ -21,3 +21,4 @@ export * from './scim';
 export { CONTACT_METHOD_RESOURCES } from './contact-methods.module';
 export { issueEmailVerificationToken, VERIFICATION_TOKEN_TTL_MS } from './email-addresses/email-verification';
 export { contactPlansOf, deliveriesOf, type ContactPlan, type Delivery, type NotificationType } from './notification-rules/contact-plan';
+export { USER_METRICS } from './users/user-metrics';

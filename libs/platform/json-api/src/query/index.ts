@@ -6,3 +6,4 @@ export * from './list-document';
 export * from './records';
 export * from './virtual-filters';
 export * from './includes';
+export * from './period-counts';
