@@ -11,6 +11,7 @@ import { ALERTING_ERRORS } from './errors';
 import { PAGING_OPENAPI } from './paging/paging.openapi';
 import { ALERT_ROUTING_OPENAPI } from './alert-routes/alert-routing.openapi';
 import { HEARTBEATS_OPENAPI, withHeartbeatEmails } from './heartbeats/heartbeats.openapi';
+import { LIVE_CALL_ROUTERS_OPENAPI } from './live-call-routers/live-call-routers.openapi';
 
 // Every new organization has the built-in alert fields from the start (docs/alert-fields.md).
 registerOrganizationSeeder((manager, organizationId) => seedBuiltInAlertFields(manager, [organizationId], new Date()));
@@ -20,7 +21,7 @@ export const ALERTING_CONTEXT: ContextDescriptor = {
   module: AlertingModule,
   migrations: ALERTING_MIGRATIONS,
   resources: ALERTING_RESOURCES.map((d) => d.schema),
-  openapi: { schemas: { ...ALERTS_OPENAPI.schemas, ...PAGING_OPENAPI.schemas, ...ALERT_ROUTING_OPENAPI.schemas }, paths: { ...ALERTS_OPENAPI.paths, ...PAGING_OPENAPI.paths, ...HEARTBEATS_OPENAPI.paths, ...PAGERDUTY_EVENTS_OPENAPI.paths, ...ALERT_ROUTING_OPENAPI.paths } },
+  openapi: { schemas: { ...ALERTS_OPENAPI.schemas, ...PAGING_OPENAPI.schemas, ...ALERT_ROUTING_OPENAPI.schemas }, paths: { ...ALERTS_OPENAPI.paths, ...PAGING_OPENAPI.paths, ...HEARTBEATS_OPENAPI.paths, ...PAGERDUTY_EVENTS_OPENAPI.paths, ...ALERT_ROUTING_OPENAPI.paths, ...LIVE_CALL_ROUTERS_OPENAPI.paths } },
   errors: ALERTING_ERRORS,
   inbound: withHeartbeatEmails(INBOUND_MEDIA_TYPES),
   registerEventContracts: registerAlertingEventContracts,

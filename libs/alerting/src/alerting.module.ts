@@ -28,16 +28,18 @@ import { NOTIFICATION_CHANNELS, PagingEngine } from './paging/paging-engine';
 import { CreatePageHandler } from './paging/pages/create-page.handler';
 import { PagesController } from './paging/pages/pages.controller';
 import { heartbeatDefinition, heartbeatEndpoints } from './heartbeats/heartbeat.schema';
+import { liveCallRouterDefinition } from './live-call-routers/live-call-router.schema';
+import { LiveCallRouterPhoneNumbersController } from './live-call-routers/phone-numbers.controller';
 import { HeartbeatMonitor } from './heartbeats/heartbeat-monitor';
 import { HeartbeatPingController, HeartbeatPublicPingController } from './heartbeats/heartbeats.controller';
 import { PingHeartbeatHandler } from './heartbeats/ping-heartbeat/ping-heartbeat.handler';
 
-export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition, alertRouteDefinition, alertRoutingRuleDefinition, alertGroupDefinition, alertRetriggerRuleDefinition];
+export const ALERTING_RESOURCES = [alertUrgencyDefinition, alertFieldDefinition, alertSourceDefinition, heartbeatDefinition, alertRouteDefinition, alertRoutingRuleDefinition, alertGroupDefinition, alertRetriggerRuleDefinition, liveCallRouterDefinition];
 
 /** The alerting bounded context: alert urgencies and fields, alert sources, alerts, their events, and paging. */
 @Module({
   // The alert controller goes first: its routes (`/v1/alerts/...`) are its own.
-  controllers: [AlertsController, AlertRoutingSettingsController, AlertRouteRuleUpdatesController, AlertAcknowledgementsController, PagesController, AlertIngestionController, AlertReceiptsController, HeartbeatPingController, HeartbeatPublicPingController, PagerDutyEventsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
+  controllers: [LiveCallRouterPhoneNumbersController, AlertsController, AlertRoutingSettingsController, AlertRouteRuleUpdatesController, AlertAcknowledgementsController, PagesController, AlertIngestionController, AlertReceiptsController, HeartbeatPingController, HeartbeatPublicPingController, PagerDutyEventsController, ...[...ALERTING_RESOURCES, alertEventDefinition].map((definition) => resourceController(definition))],
   providers: [
     ...ALERT_COMMAND_HANDLERS,
     IngestAlertsHandler,

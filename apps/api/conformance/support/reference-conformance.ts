@@ -37,7 +37,7 @@ export interface ReferenceResource {
   /** Reference schema stem: `new_<singular>`, `update_<singular>`, `<singular>`, `<singular>_response`, `<singular>_list`. */
   singular: string;
   /** Values the generator cannot know (realistic colours, emails); `undefined` to let it choose. */
-  pick?: (attribute: string, schema: JsonSchema, variant: 'create' | 'update') => unknown;
+  pick?: (attribute: string, schema: JsonSchema, variant: 'create' | 'update', references: Attributes) => unknown;
   /** Whether Taproot lists this collection by cursor as well (`page[after]`). */
   cursor?: boolean;
   /**
@@ -120,9 +120,9 @@ function referenceDocument(r: ReferenceResource, schemaName: string, variant: 'c
       const m = ATTRIBUTE.exec(pointer);
       if (!m) return undefined;
       // A resource whose names must be identifiers (secrets) picks its own.
-      if (m[1] === 'name') return r.pick?.('name', schema, variant) ?? `${r.singular} ${variant} ${unique}`;
+      if (m[1] === 'name') return r.pick?.('name', schema, variant, r.references_ ?? {}) ?? `${r.singular} ${variant} ${unique}`;
       if (options.nulls && schema.nullable === true) return undefined;
-      const picked = r.pick?.(m[1], schema, variant);
+      const picked = r.pick?.(m[1], schema, variant, r.references_ ?? {});
       if (picked !== undefined) return picked;
       // Update values differ from the create ones, so an update that did nothing is seen.
       if (variant === 'update' && schema.type === 'boolean') return false;
@@ -169,7 +169,7 @@ async function placeIn(api: TestApi, org: TestOrganization, r: ReferenceResource
     fixed[r.parent.attribute] = id;
     collection = r.parent.collection.replace(/\{[^}]+\}/, id);
   }
-  return { collection, resource: { ...r, references_: fixed, pick: (attribute, schema, variant) => (Object.hasOwn(fixed, attribute) ? fixed[attribute] : r.pick?.(attribute, schema, variant)) } };
+  return { collection, resource: { ...r, references_: fixed, pick: (attribute, schema, variant) => (Object.hasOwn(fixed, attribute) ? fixed[attribute] : r.pick?.(attribute, schema, variant, fixed)) } };
 }
 
 /** A document of `r`'s without the attributes the reference cannot validate (`validationGaps`). */
@@ -216,7 +216,9 @@ function edgeProbes(schemaName: string): EdgeProbe[] {
     if (Array.isArray(schema.enum)) continue;
     if (schema.type === 'string' && !schema.format) {
       add(attribute, '', '""');
-      add(attribute, 'x'.repeat(10_000), '<10000 chars>');
+      // As long as the reference allows: 10,000 characters, or its maxLength.
+      const longest = typeof schema.maxLength === 'number' ? schema.maxLength : 10_000;
+      add(attribute, 'x'.repeat(longest), `<${longest} chars>`);
     } else if (schema.type === 'integer') {
       add(attribute, -1, '-1');
       add(attribute, INT4_OVERFLOW, String(INT4_OVERFLOW));

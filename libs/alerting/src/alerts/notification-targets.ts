@@ -7,7 +7,8 @@ import { NOTIFICATION_TARGET_TYPES } from './alert.schema';
 import { AlertingErrorCode } from '../errors';
 
 type NotificationTargetType = (typeof NOTIFICATION_TARGET_TYPES)[number];
-type Kind = 'users' | 'groups' | 'services' | 'environments' | 'functionalities' | 'escalation_policies';
+export type RecordKind = 'users' | 'groups' | 'services' | 'environments' | 'functionalities' | 'escalation_policies';
+type Kind = RecordKind;
 
 /** Where each kind of record an alert names lives, through its owning context's lookup. */
 const KINDS: Record<Kind, { noun: string; existing(ctx: WriteContext, ids: string[]): Promise<Set<string>> }> = {
@@ -133,6 +134,17 @@ export async function checkNotificationTarget(ctx: WriteContext, holder: Row | n
   if (holder == null) return;
   const found = targetPair(holder.notification_target_type, holder.notification_target_id, `${at}/notification_target_type`, `${at}/notification_target_id`, () => undefined);
   const problems = [...found.problems, ...(await unknownReferences(ctx, found.references))];
+  if (problems.length) throw JsonApiError.invalidAttributes(problems.map((p) => p.issue));
+}
+
+/**
+ * Records other writes of alerting name (a live call router's paging targets), each at its
+ * attribute pointer (`paging_targets/0/id`): 422 naming every one that is no record of that kind
+ * in the organization.
+ */
+export async function requireRecords(ctx: WriteContext, records: readonly { kind: RecordKind; id: string; attribute: string }[]): Promise<void> {
+  const references = records.map((r) => ({ ...r, code: AlertingErrorCode.UnknownReference as const, drop: () => undefined }));
+  const problems = await unknownReferences(ctx, references);
   if (problems.length) throw JsonApiError.invalidAttributes(problems.map((p) => p.issue));
 }
 
