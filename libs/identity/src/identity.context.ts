@@ -9,6 +9,7 @@ import { CONTACT_METHOD_RESOURCES } from './contact-methods.module';
 import { EMAIL_ADDRESS_EVENTS, emailAddressSchema } from './email-addresses/email-address.schema';
 import { IdentityModule } from './identity.module';
 import { IDENTITY_OPENAPI } from './identity.openapi';
+import { INCIDENT_PERMISSION_SET_RESOURCES } from './incident-permission-sets/incident-permission-set.schema';
 import { IDENTITY_MIGRATIONS } from './migrations';
 import { oauthApplicationSchema } from './oauth/applications/application.schema';
 import { OAUTH_APPLICATION_EVENTS } from './oauth/applications/applications';
@@ -22,12 +23,12 @@ export const IDENTITY_CONTEXT: ContextDescriptor = {
   name: 'identity',
   module: IdentityModule,
   migrations: IDENTITY_MIGRATIONS,
-  resources: [roleSchema, onCallRoleSchema, apiKeySchema, oauthApplicationSchema, userSchema, teamSchema, auditSchema, ...CONTACT_METHOD_RESOURCES.map((d) => d.schema)],
+  resources: [roleSchema, onCallRoleSchema, apiKeySchema, oauthApplicationSchema, userSchema, teamSchema, auditSchema, ...CONTACT_METHOD_RESOURCES.map((d) => d.schema), ...INCIDENT_PERMISSION_SET_RESOURCES.map((d) => d.schema)],
   openapi: IDENTITY_OPENAPI,
   errors: IDENTITY_ERRORS,
   inbound: SCIM_INBOUND,
   registerEventContracts() {
-    for (const schema of [roleSchema, onCallRoleSchema, userSchema, teamSchema, ...CONTACT_METHOD_RESOURCES.map((d) => d.schema)]) {
+    for (const schema of [roleSchema, onCallRoleSchema, userSchema, teamSchema, ...CONTACT_METHOD_RESOURCES.map((d) => d.schema), ...INCIDENT_PERMISSION_SET_RESOURCES.map((d) => d.schema)]) {
       registerSnapshotEvents(schema, schema === emailAddressSchema ? [EMAIL_ADDRESS_EVENTS.verificationRequested] : []);
     }
     registerSnapshotEvents(apiKeySchema, [API_KEY_EVENTS.rotated]);

@@ -12,6 +12,7 @@ import { MembersPermissionsWithoutCreate1732300003400 } from './1732300003400-me
 import { AuditReferenceItemTypes1732300003500 } from './1732300003500-audit-reference-item-types';
 import { Scim1732300003600 } from './1732300003600-scim';
 import { ContactMethods1732300007500 } from './1732300007500-contact-methods';
+import { CreateIncidentPermissionSets1732300009900 } from './1732300009900-create-incident-permission-sets';
 
 /** The identity context's migrations, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const IDENTITY_MIGRATIONS = [
   AuditReferenceItemTypes1732300003500,
   Scim1732300003600,
   ContactMethods1732300007500,
+  CreateIncidentPermissionSets1732300009900,
 ];

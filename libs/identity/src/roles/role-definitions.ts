@@ -1,6 +1,7 @@
 import { EDITABLE_ROLE_KINDS, isEditableKind } from '@taproot/auth';
 import { JsonApiError } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
+import { checkIncidentPermissionSet } from '../incident-permission-sets/set-references';
 import { assertEditable, assertUnassigned, editabilityOf } from './role-rules';
 import { onCallRoleSchema, roleSchema } from './role.schema';
 
@@ -14,10 +15,10 @@ export const roleDefinition: ResourceDefinition = {
   permission: { family: 'roles' },
   rules: {
     // The reference's `new_role` has no kind: a role made over the API is always custom.
-    beforeCreate: (attributes) => ({ ...attributes, system_role: 'custom', ...editabilityOf('custom') }),
-    beforeUpdate: (current, changes) => {
+    beforeCreate: async (attributes, ctx) => ({ ...(await checkIncidentPermissionSet(attributes, ctx)), system_role: 'custom', ...editabilityOf('custom') }),
+    beforeUpdate: (current, changes, ctx) => {
       assertEditable(current, 'update', 'Role');
-      return changes;
+      return checkIncidentPermissionSet(changes, ctx);
     },
     beforeDelete: async (current, ctx) => {
       assertEditable(current, 'delete', 'Role');
