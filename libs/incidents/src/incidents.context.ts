@@ -1,16 +1,19 @@
 import type { ContextDescriptor } from '@taproot/runtime';
 import { registerIncidentsEventContracts } from './event-contracts';
+import { FORMS_OPENAPI } from './forms';
 import { IncidentsModule, INCIDENTS_RESOURCES } from './incidents.module';
 import { INCIDENTS_OPENAPI } from './incidents/incident.openapi';
 import { INCIDENTS_MIGRATIONS } from './migrations';
 import { INCIDENTS_ERRORS } from './errors';
+import { retrospectiveProcessDefinition } from './retrospectives/retrospectives';
 
 export const INCIDENTS_CONTEXT: ContextDescriptor = {
   name: 'incidents',
   module: IncidentsModule,
   migrations: INCIDENTS_MIGRATIONS,
-  resources: INCIDENTS_RESOURCES.map((d) => d.schema),
-  openapi: INCIDENTS_OPENAPI,
+  resources: [...INCIDENTS_RESOURCES, retrospectiveProcessDefinition].map((d) => d.schema),
+  // The deprecated custom field operations are marked so (forms/index.ts).
+  openapi: { ...INCIDENTS_OPENAPI, paths: { ...INCIDENTS_OPENAPI.paths, ...FORMS_OPENAPI.paths } },
   errors: INCIDENTS_ERRORS,
-  registerEventContracts: () => registerIncidentsEventContracts(INCIDENTS_RESOURCES),
+  registerEventContracts: () => registerIncidentsEventContracts([...INCIDENTS_RESOURCES, retrospectiveProcessDefinition]),
 };

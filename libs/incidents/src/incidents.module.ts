@@ -4,6 +4,7 @@ import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { actionItemDefinition } from './action-items/action-item.schema';
 import { incidentEventFunctionalityDefinition, incidentEventServiceDefinition } from './event-links/event-link.schema';
+import { FORMS_RESOURCES } from './forms';
 import { incidentRoleDefinition } from './incident-roles/incident-role.schema';
 import { incidentSubStatusDefinition } from './incident-sub-statuses/incident-sub-status.schema';
 import { incidentRoleTaskDefinition } from './incident-role-tasks/incident-role-task.schema';
@@ -18,6 +19,7 @@ import { subStatusDefinition } from './sub-statuses/sub-status.schema';
 import { incidentEventDefinition } from './timeline/incident-event.schema';
 import { TIMELINE_COMMAND_HANDLERS } from './timeline/timeline';
 import { TimelineController } from './timeline/timeline.controller';
+import { RETROSPECTIVE_HANDLERS, RETROSPECTIVE_PROCESS_CONTROLLERS, RETROSPECTIVE_RESOURCES, retrospectiveProcessDefinition } from './retrospectives/retrospectives';
 
 export const INCIDENTS_RESOURCES = [
   subStatusDefinition,
@@ -27,6 +29,8 @@ export const INCIDENTS_RESOURCES = [
   incidentSubStatusDefinition,
   incidentEventServiceDefinition,
   incidentEventFunctionalityDefinition,
+  ...RETROSPECTIVE_RESOURCES,
+  ...FORMS_RESOURCES,
 ];
 
 /**
@@ -35,8 +39,8 @@ export const INCIDENTS_RESOURCES = [
  */
 @Global()
 @Module({
-  controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, IncidentAlertsController, TimelineController],
-  providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS, { provide: ALERT_INCIDENTS, useClass: IncidentsOfAlerts },
+  controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, IncidentAlertsController, TimelineController, ...RETROSPECTIVE_PROCESS_CONTROLLERS],
+  providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS, ...RETROSPECTIVE_HANDLERS, { provide: ALERT_INCIDENTS, useClass: IncidentsOfAlerts },
     { provide: ALERT_INCIDENT_RESOLVER, useClass: ResolveAlertIncidents },
   ],
   exports: [ALERT_INCIDENTS, ALERT_INCIDENT_RESOLVER],
@@ -46,6 +50,6 @@ export class IncidentsModule implements OnModuleInit {
 
   onModuleInit(): void {
     // Incidents and their timelines keep their read models the generic way (their snapshots are full).
-    for (const definition of [...INCIDENTS_RESOURCES, incidentDefinition, incidentEventDefinition]) this.projections.inline(new ResourceListProjection(definition));
+    for (const definition of [...INCIDENTS_RESOURCES, retrospectiveProcessDefinition, incidentDefinition, incidentEventDefinition]) this.projections.inline(new ResourceListProjection(definition));
   }
 }

@@ -2,6 +2,7 @@ import { quoteIdent } from '@taproot/persistence';
 import { ResourceWriter, type Keep, type WriteContext } from '@taproot/resources';
 import { actionItemDefinition } from '../action-items/action-item.schema';
 import { incidentEventFunctionalityDefinition, incidentEventServiceDefinition } from '../event-links/event-link.schema';
+import { FORM_SELECTIONS } from '../forms';
 import { incidentSubStatusDefinition } from '../incident-sub-statuses/incident-sub-status.schema';
 
 const OF_INCIDENT = 'incident_id = $2';
@@ -13,6 +14,7 @@ const CHILDREN = [
   { definition: incidentSubStatusDefinition, where: OF_INCIDENT },
   { definition: incidentEventServiceDefinition, where: OF_ITS_EVENTS },
   { definition: incidentEventFunctionalityDefinition, where: OF_ITS_EVENTS },
+  ...FORM_SELECTIONS.map((definition) => ({ definition, where: OF_INCIDENT })),
 ].map((child) => ({ ...child, writer: new ResourceWriter(child.definition) }));
 
 /**

@@ -4,5 +4,7 @@ import { CreateIncidentRoleTasks1732300001100 } from './1732300001100-create-inc
 import { CreateActionItemsAndIncidentSubStatuses1732300001300 } from './1732300001300-create-action-items-and-incident-sub-statuses';
 import { AddIncidentExternalIds1732300001400 } from './1732300001400-add-incident-external-ids';
 import { AddIncidentZendeskTicketIds1732300001500 } from './1732300001500-add-incident-zendesk-ticket-ids';
+import { CreateForms1732300009800 } from './1732300009800-create-forms';
+import { CreateRetrospectives1732300010000 } from './1732300010000-create-retrospectives';
 
-export const INCIDENTS_MIGRATIONS = [CreateSubStatusesAndIncidentRoles1732300001000, CreateIncidentRoleTasks1732300001100, CreateIncidents1732300001200, CreateActionItemsAndIncidentSubStatuses1732300001300, AddIncidentExternalIds1732300001400, AddIncidentZendeskTicketIds1732300001500];
+export const INCIDENTS_MIGRATIONS = [CreateSubStatusesAndIncidentRoles1732300001000, CreateIncidentRoleTasks1732300001100, CreateIncidents1732300001200, CreateActionItemsAndIncidentSubStatuses1732300001300, AddIncidentExternalIds1732300001400, AddIncidentZendeskTicketIds1732300001500, CreateForms1732300009800, CreateRetrospectives1732300010000];

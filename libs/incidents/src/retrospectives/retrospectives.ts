@@ -1,0 +1,14 @@
+import { postMortemTemplateDefinition } from './post-mortem-templates/post-mortem-template.schema';
+import { retrospectiveProcessGroupStepDefinition } from './retrospective-process-group-steps/retrospective-process-group-step.schema';
+import { retrospectiveProcessGroupDefinition } from './retrospective-process-groups/retrospective-process-group.schema';
+import { CreateRetrospectiveProcessHandler } from './retrospective-processes/create-retrospective-process';
+import { retrospectiveProcessDefinition } from './retrospective-processes/retrospective-process.schema';
+import { retrospectiveStepDefinition } from './retrospective-steps/retrospective-step.schema';
+
+export { RETROSPECTIVE_PROCESS_CONTROLLERS } from './retrospective-processes/retrospective-processes.controller';
+export { retrospectiveProcessDefinition };
+
+/** The retrospectives family served by the generic controller (docs/retrospectives.md); processes have their own (copy_from). */
+export const RETROSPECTIVE_RESOURCES = [retrospectiveStepDefinition, retrospectiveProcessGroupDefinition, retrospectiveProcessGroupStepDefinition, postMortemTemplateDefinition];
+
+export const RETROSPECTIVE_HANDLERS = [CreateRetrospectiveProcessHandler];
