@@ -62,7 +62,8 @@ const POINTER = 'retrospective_process_matching_criteria';
 async function checkCriteria(ctx: WriteContext, attributes: Row): Promise<Row> {
   const criteria = attributes[POINTER] as Record<string, string[]> | null | undefined;
   if (criteria == null) return attributes;
-  const kinds = Object.keys(criteria);
+  // An empty list names nothing: clients built on the reference (its Terraform provider) send every kind, the unused ones empty.
+  const kinds = Object.keys(criteria).filter((kind) => (criteria[kind] ?? []).length > 0);
   if (kinds.length !== 1) {
     throw JsonApiError.invalidAttributes([{ attribute: POINTER, detail: `${POINTER} names exactly one of severity_ids, group_ids or incident_type_ids (got ${kinds.join(', ') || 'none'})` }]);
   }
