@@ -181,6 +181,31 @@ describe('catalogs over HTTP', () => {
     assert.equal((await upsert('00000000-0000-4000-8000-000000000000', [{ external_id: 'x', name: 'X' }])).status, 404);
   });
 
+  test("bulk upserts take the reference's fields: property values by id, slug or external id, merged into properties", async () => {
+    const catalog = await newCatalog();
+    const region = await newProperty(catalog.id, { name: 'Region', external_id: 'region' });
+    const tier = await newProperty(catalog.id, { name: unique('Tier') });
+    const flag = await newProperty(catalog.id, { name: unique('PCI'), kind: 'boolean' });
+    const upsert = (entities: Attributes[]) => send('POST', `/v1/catalogs/${catalog.id}/entities/bulk_upsert`, { entities });
+    const first = await upsert([{ external_id: 'db', name: 'DB', fields: [{ catalog_property_id: region.id, value: 'eu' }, { catalog_field_id: tier.attributes.slug, value: 'gold' }] }]);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.deepEqual(first.body.data[0].attributes.properties, [{ catalog_property_id: region.id, value: 'eu' }, { catalog_property_id: tier.id, value: 'gold' }]);
+    // Only the mentioned property changes; the others stay.
+    const merged = await upsert([{ external_id: 'db', fields: [{ catalog_property_id: 'region', value: 'us' }] }]);
+    assert.deepEqual(merged.body.data[0].attributes.properties, [{ catalog_property_id: tier.id, value: 'gold' }, { catalog_property_id: region.id, value: 'us' }]);
+    for (const [fields, pointer] of [
+      [[{ catalog_property_id: 'nope', value: 'x' }], '/entities/0/fields/0/catalog_property_id'],
+      [[{ value: 'x' }], '/entities/0/fields/0'],
+      [[{ catalog_property_id: flag.id, value: 'maybe' }], '/entities/0/properties'],
+    ] as [Attributes[], string][]) {
+      const res = await upsert([{ external_id: 'db', fields }]);
+      assert.deepEqual([res.status, pointers(res)], [422, [pointer]], JSON.stringify(fields));
+    }
+    const forServices = created(await send('POST', '/v1/services/properties', doc('catalog_properties', { name: unique('Owner'), kind: 'text', external_id: 'svc-owner' })));
+    const services = await send('POST', '/v1/services/bulk_upsert', { entities: [{ external_id: unique('svc'), name: unique('Svc'), fields: [{ catalog_property_id: 'svc-owner', value: 'payments' }] }] });
+    assert.deepEqual([services.status, services.body.data[0].attributes.properties], [200, [{ catalog_property_id: forServices.id, value: 'payments' }]]);
+  });
+
   test('deleting a property removes its values from the entities and services holding them, each with its event', async () => {
     const catalog = await newCatalog();
     const kept = await newProperty(catalog.id, { name: 'Kept' });

@@ -1,6 +1,7 @@
 import { defineResource } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
 import { catalogEntityPropertyDefinition } from '../catalog-entity-properties/catalog-entity-property.schema';
+import { BULK_FIELDS, fieldsIntoProperties } from '../catalog-properties/bulk-fields';
 import { checkPropertyValues } from '../catalog-properties/property-values';
 import { catalogProperties, managedBy, namedAndOrdered, text } from '../shared/catalog-attributes';
 
@@ -20,6 +21,7 @@ export const catalogEntitySchema = defineResource({
   parent: { path: '/v1/catalogs', param: 'catalog_id', attribute: 'catalog_id', table: 'catalogs', segment: 'entities', onParentDelete: 'cascade' },
   // Catalog syncs (Backstage, Terraform) upsert and prune a catalog's entities by external_id.
   bulk: true,
+  bulkItemMembers: BULK_FIELDS,
   attributes: {
     catalog_id: { type: 'string', format: 'uuid', writable: 'create', description: 'The catalog the entity belongs to' },
     ...namedAndOrdered('catalog entity'),
@@ -35,6 +37,7 @@ export const catalogEntityDefinition: ResourceDefinition = {
   context: 'catalog',
   table: 'catalog_entities',
   permission: { family: 'catalogs' },
+  bulkInput: fieldsIntoProperties(null),
   children: () => [catalogEntityPropertyDefinition],
   rules: {
     async beforeCreate(attributes, ctx) {

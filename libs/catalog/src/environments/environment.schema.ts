@@ -1,3 +1,4 @@
+import { BULK_FIELDS, fieldsIntoProperties } from '../catalog-properties/bulk-fields';
 import { defineResource } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
 import { catalogProperties, managedBy, namedAndOrdered, text } from '../shared/catalog-attributes';
@@ -11,6 +12,7 @@ export const environmentSchema = defineResource({
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
   bulk: true,
+  bulkItemMembers: BULK_FIELDS,
   attributes: {
     ...namedAndOrdered('environment'),
     external_id: text('The external id associated to this environment'),
@@ -25,6 +27,7 @@ export const environmentSchema = defineResource({
 
 export const environmentDefinition: ResourceDefinition = {
   schema: environmentSchema,
+  bulkInput: fieldsIntoProperties('environment'),
   context: 'catalog',
   table: 'environments',
 };

@@ -1,3 +1,4 @@
+import { BULK_FIELDS, fieldsIntoProperties } from '../catalog-properties/bulk-fields';
 import { defineResource } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
 import { catalogProperties, ids, linkedToolIds, managedBy, namedAndOrdered, owners, text, uptime } from '../shared/catalog-attributes';
@@ -11,6 +12,7 @@ export const functionalitySchema = defineResource({
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
   bulk: true,
+  bulkItemMembers: BULK_FIELDS,
   attributes: {
     ...namedAndOrdered('functionality'),
     external_id: text('The external id associated to this functionality', { filter: true }),
@@ -33,6 +35,7 @@ export const functionalitySchema = defineResource({
 
 export const functionalityDefinition: ResourceDefinition = {
   schema: functionalitySchema,
+  bulkInput: fieldsIntoProperties('functionality'),
   context: 'catalog',
   table: 'functionalities',
   // Teams own functionalities through owner_group_ids: their team keys edit them (spec, API keys).

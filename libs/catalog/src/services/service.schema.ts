@@ -1,3 +1,4 @@
+import { BULK_FIELDS, fieldsIntoProperties } from '../catalog-properties/bulk-fields';
 import { defineResource } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
 import { catalogProperties, ids, linkedToolIds, managedBy, namedAndOrdered, owners, text, uptime } from '../shared/catalog-attributes';
@@ -14,6 +15,7 @@ export const serviceSchema = defineResource({
   operations: ['list', 'create', 'get', 'update', 'delete'],
   // Catalog syncs (Backstage, Terraform) upsert and prune services by external_id.
   bulk: true,
+  bulkItemMembers: BULK_FIELDS,
   attributes: {
     ...namedAndOrdered('service'),
     external_id: text('The external id associated to this service', { filter: true }),
@@ -47,6 +49,7 @@ export const serviceSchema = defineResource({
 
 export const serviceDefinition: ResourceDefinition = {
   schema: serviceSchema,
+  bulkInput: fieldsIntoProperties('service'),
   context: 'catalog',
   table: 'services',
   // Teams own services through owner_group_ids: their team keys edit them (spec, API keys).

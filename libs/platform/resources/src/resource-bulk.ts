@@ -89,7 +89,8 @@ export class BulkUpsertResourcesHandler extends ResourceWriteHandler {
           throw JsonApiError.invalidAttributes([{ attribute: 'external_id', detail, code: 'AMBIGUOUS' }]);
         }
         const [current] = matches;
-        const parsed = parseBulkItem(schema, entity, current ? 'update' : 'create');
+        const input = c.definition.bulkInput ? await c.definition.bulkInput(entity.input, current, ctx, parentId) : entity.input;
+        const parsed = parseBulkItem(schema, { ...entity, input }, current ? 'update' : 'create');
         parsed.warnings.forEach((w) => warnings.add(w));
         return keep(current ? await writer.update(ctx, String(current.id), parsed.attributes) : await writer.create(ctx, parsed.attributes, parentId ?? undefined));
       });

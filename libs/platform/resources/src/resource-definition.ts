@@ -73,6 +73,12 @@ export interface ResourceDefinition {
    * any order.
    */
   children?: () => readonly (ResourceDefinition | ChildReference)[];
+  /**
+   * A bulk upsert item as the resource takes it, before it is checked as a create or update: what
+   * the reference's bulk documents carry beside the attributes (catalog `fields`, merged into
+   * `properties`). `current` is the record the item updates (none: it creates under `parentId`).
+   */
+  bulkInput?(input: Row, current: Row | undefined, ctx: WriteContext, parentId: string | null): Promise<Row>;
   /** Rules run inside the command's transaction; throw a JsonApiError to refuse. */
   rules?: {
     /** May complete or normalise the attributes (e.g. derive slug, assign position). */

@@ -1,6 +1,6 @@
 import type { ResourceObject } from '../document/documents';
 import { JsonApiError, type ErrorObject } from '../errors/json-api-error';
-import { attributesSchema, type JsonSchema } from '../resource/json-schema';
+import { attributeJsonSchema, attributesSchema, type JsonSchema } from '../resource/json-schema';
 import { parseResourcePayload, type ParsedPayload, type PayloadMode } from '../resource/payload';
 import type { ResourceSchema } from '../resource/resource-schema';
 
@@ -188,6 +188,7 @@ export function bulkUpsertRequestSchema(schema: ResourceSchema): JsonSchema {
       ...attributes,
       properties: {
         ...(attributes.properties as Record<string, JsonSchema>),
+        ...Object.fromEntries(Object.entries(schema.bulkItemMembers ?? {}).map(([name, def]) => [name, attributeJsonSchema(def, 'create')])),
         external_id: { type: 'string', minLength: 1, description: 'External identifier used as the upsert key' },
       },
       required: ['external_id'],

@@ -220,6 +220,11 @@ export interface ResourceSchema {
    * nested collection (`/v1/catalogs/{catalog_id}/entities/bulk_upsert`): one parent's records.
    */
   bulk?: boolean;
+  /**
+   * Members a bulk upsert item takes beside the attributes (the reference's catalog `fields`): listed
+   * in the bulk document's OpenAPI schema; the definition's `bulkInput` turns them into attributes.
+   */
+  bulkItemMembers?: Record<string, AttributeDef>;
   /** Filters that are not plain attributes, e.g. `filter[search]`, `filter[slug]`. */
   extraFilters?: Record<string, { description: string }>;
   /**
