@@ -148,6 +148,32 @@ describe('dashboards over HTTP', () => {
     assert.deepEqual((await outboxTypes(api, copy.body.data.id)).slice(-1), ['dashboard.default_set']);
   });
 
+  test("the charts of a service, functionality and team: its incidents per period, its uptime; another organization's record is a 404", async () => {
+    const service = created(await send('POST', '/v1/services', doc('services', { name: unique('Checkout') })));
+    const functionality = created(await send('POST', '/v1/functionalities', doc('functionalities', { name: unique('Pay') })));
+    const team = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Payments') })));
+    const startedAt = new Date(Date.now() - 6 * 3_600_000).toISOString();
+    await incidents(org.token, { service_ids: [service.id], functionality_ids: [functionality.id], group_ids: [team.id], started_at: startedAt }, { service_ids: [service.id] }, {});
+    const today = isoDay(Date.now());
+    const byService = await send('GET', `/v1/services/${service.id}/incidents_chart?period=day`);
+    assert.equal(byService.status, 200);
+    assert.equal(Object.keys(byService.body.data).length, 30);
+    assert.equal(byService.body.data[today], 2);
+    assert.equal((await send('GET', `/v1/services/${service.attributes.slug}/incidents_chart?period=week`)).body.data[Object.keys((await send('GET', `/v1/services/${service.id}/incidents_chart?period=week`)).body.data).pop()!], 2);
+    assert.equal((await send('GET', `/v1/functionalities/${functionality.id}/incidents_chart?period=day`)).body.data[today], 1);
+    assert.equal((await send('GET', `/v1/teams/${team.id}/incidents_chart?period=month`)).body.data[`${today.slice(0, 8)}01`], 1);
+    const uptime = await send('GET', `/v1/services/${service.id}/uptime_chart`);
+    assert.equal(uptime.status, 200);
+    assert.ok(uptime.body.data[today] < 100, JSON.stringify(uptime.body.data));
+    assert.equal(Object.values(uptime.body.data as Record<string, number>).filter((v) => v < 100).length >= 1, true);
+    assert.equal((await send('GET', `/v1/functionalities/${functionality.id}/uptime_chart?period=day`)).status, 200);
+    const bad = await send('GET', `/v1/services/${service.id}/incidents_chart?period=year`);
+    assert.deepEqual([bad.status, bad.body.errors[0].source.parameter], [400, 'period']);
+    for (const path of [`/v1/services/${service.id}/incidents_chart?period=day`, `/v1/teams/${team.id}/incidents_chart?period=day`, `/v1/functionalities/${functionality.id}/uptime_chart`]) {
+      assert.equal((await send('GET', path, undefined, other.token)).status, 404, path);
+    }
+  });
+
   test("another organization's dashboards and panels answer 404 and are never listed", async () => {
     const dashboard = await newDashboard();
     const panel = await newPanel(dashboard.id);

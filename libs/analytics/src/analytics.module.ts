@@ -1,6 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
+import { ChartsController } from './charts/charts.controller';
 import { DashboardPanelsController } from './dashboard-panels/dashboard-panels.controller';
 import { dashboardPanelDefinition } from './dashboard-panels/dashboard-panel.schema';
 import { DuplicateDashboardHandler, DuplicateDashboardPanelHandler, SetDefaultDashboardHandler } from './dashboards/dashboard-commands';
@@ -9,9 +10,9 @@ import { DashboardActionsController } from './dashboards/dashboards.controller';
 
 export const ANALYTICS_RESOURCES = [dashboardDefinition, dashboardPanelDefinition];
 
-/** The analytics context: dashboards and their panels, whose data other contexts' ports count (docs/dashboards.md). */
+/** The analytics context: dashboards and their panels, and the charts of services, functionalities and teams, whose data other contexts' ports count (docs/dashboards.md). */
 @Module({
-  controllers: [resourceController(dashboardDefinition), DashboardActionsController, DashboardPanelsController],
+  controllers: [resourceController(dashboardDefinition), DashboardActionsController, DashboardPanelsController, ChartsController],
   providers: [DuplicateDashboardHandler, DuplicateDashboardPanelHandler, SetDefaultDashboardHandler],
 })
 export class AnalyticsModule implements OnModuleInit {

@@ -13,4 +13,4 @@ export { incidentEventServiceDefinition, incidentEventFunctionalityDefinition, E
 export { INCIDENTS_MIGRATIONS } from './migrations';
 export { INCIDENTS_OPENAPI } from './incidents/incident.openapi';
 export { INCIDENT_EVENTS, INCIDENT_IMPORT_COMPLETED, type IncidentEventType } from './events';
-export { INCIDENT_METRICS, ACTION_ITEM_METRICS } from './incidents/incident-metrics';
+export { INCIDENT_METRICS, ACTION_ITEM_METRICS, incidentDowntime, type IncidentSubject } from './incidents/incident-metrics';

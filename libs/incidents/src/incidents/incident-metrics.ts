@@ -24,3 +24,22 @@ export const ACTION_ITEM_METRICS = {
       scope: hidesPrivate(caller) ? () => ({ sql: 'incident_id NOT IN (SELECT id FROM incidents_read WHERE organization_id = $1 AND "private")', params: [] }) : undefined,
     }),
 };
+
+/** What an incident is about, by the list naming it: the chart routes of services, functionalities and teams. */
+export type IncidentSubject = 'service_ids' | 'functionality_ids' | 'group_ids';
+
+/**
+ * The spans during which incidents naming `id` in `subject` were open (started, not yet resolved,
+ * mitigated or cancelled), clipped to the window, for uptime: the caller's view of private incidents
+ * applied.
+ */
+export async function incidentDowntime(db: Queryable, caller: Caller, subject: IncidentSubject, id: string, from: Date, to: Date): Promise<{ from: Date; to: Date }[]> {
+  const rows = (await db.query(
+    `SELECT greatest(started_at, $3) AS "from", least(coalesce(resolved_at, mitigated_at, cancelled_at, $4), $4) AS "to"
+       FROM incidents_read
+      WHERE organization_id = $1 AND $2 = ANY(${subject}) AND started_at IS NOT NULL AND started_at < $4
+        AND coalesce(resolved_at, mitigated_at, cancelled_at, $4) > $3${hidesPrivate(caller) ? ' AND NOT coalesce("private", false)' : ''}`,
+    [caller.organizationId, id, from, to],
+  )) as { from: Date; to: Date }[];
+  return rows.filter((r) => r.to > r.from);
+}
