@@ -17,7 +17,7 @@ describeReferenceConformance({
   },
   pick: (name, _schema, variant, references) => {
     // Each router has a number of its own, in E.164.
-    if (name === 'phone_number') return `+1415555${String(randomInt(10_000)).padStart(4, '0')}`;
+    if (name === 'phone_number') return `+1415${String(randomInt(10_000_000)).padStart(7, '0')}`;
     // The reference's create spells the type `service`, its update `Service`; Taproot takes both and answers what was written.
     if (name === 'escalation_policy_trigger_params') return { id: references.direct_target, type: variant === 'create' ? 'service' : 'Service' };
     return undefined;

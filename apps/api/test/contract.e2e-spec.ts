@@ -282,6 +282,18 @@ describe('the served OpenAPI document describes what severities and services ans
     });
   });
 
+  describe("a service's charts (/v1/services/{id}/incidents_chart, uptime_chart)", () => {
+    test('answer the declared documents; a bad period 400, an unknown service 404, without a token 401', async () => {
+      const service = await call('POST', '/v1/services', 201, { token: org.token, body: { data: { type: 'services', attributes: { name: 'Charted' } } } });
+      const id = service.body.data.id;
+      await call('GET', '/v1/services/{id}/incidents_chart', 200, { token: org.token, id, query: 'period=week' });
+      await call('GET', '/v1/services/{id}/incidents_chart', 400, { token: org.token, id, query: 'period=year' });
+      await call('GET', '/v1/services/{id}/incidents_chart', 404, { token: org.token, id: '00000000-0000-4000-8000-000000000000', query: 'period=day' });
+      await call('GET', '/v1/services/{id}/uptime_chart', 200, { token: org.token, id });
+      await call('GET', '/v1/services/{id}/uptime_chart', 401, { id });
+    });
+  });
+
   const served = () => doc.operations((p) => RESOURCES.some((r) => under(r.path)(p)));
 
   test('every severities and services operation the document lists was exercised', () => {

@@ -59,10 +59,24 @@ const FALLBACK_ATTRIBUTES: Record<string, Record<string, unknown>> = {
       return `+1415${String(randomInt(10_000_000)).padStart(7, '0')}`;
     },
   },
+  // A router's number is E.164, another each time.
+  live_call_routers: {
+    get phone_number() {
+      return `+1415${String(randomInt(10_000_000)).padStart(7, '0')}`;
+    },
+  },
+  // A task's params are one of the reference's task types, with its required members.
+  workflow_tasks: { task_params: { task_type: 'add_to_timeline', event: 'walked' } },
   // Devices are not served: a rule names none (its other strings are ids).
   user_notification_rules: { user_device_id: null },
   // A level's path is one of its policy (none here); its targets' ids name records, a channel's is free.
   escalation_levels: { escalation_policy_path_id: null, notification_target_params: [{ id: 'C06Q2JK7RQW', type: 'slack_channel' }] },
+  // A placement's form is one of its form set's.
+  form_sets: { forms: ['web_new_incident_form'] },
+  form_field_placements: { form: 'web_new_incident_form' },
+  incident_permission_set_resources: { resource_type: 'Severity' },
+  // A process copies its steps from another process of the organization, or the starter template.
+  retrospective_processes: { copy_from: 'starter_template' },
   // A receiver's absolute URL (the marker goes in the name).
   webhooks_endpoints: { url: 'https://receiver.example.test/hooks' },
   // A hostname, once per organization (the marker has no place in one).
@@ -86,6 +100,9 @@ const REFERENCED: Record<string, string> = {
   shadowable_id: '/v1/schedules',
   // A status page team grant names a team (type groups).
   group_id: '/v1/teams',
+  form_set_id: '/v1/form_sets',
+  form_field_id: '/v1/form_fields',
+  custom_field_id: '/v1/custom_fields',
 };
 
 
@@ -131,7 +148,8 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
   const bodyFor = async (org: TestOrganization, path: string, method: string, marker: string): Promise<unknown> => {
     const schema = operation(path, method)?.requestBody?.content?.['application/vnd.api+json']?.schema;
     if (!schema) return undefined;
-    const body = minimal(schema, doc, marker);
+    // A oneOf of request documents (a workflow run's subjects) has no minimal form: an empty document.
+    const body = minimal(schema, doc, marker) ?? {};
     // `data` and `attributes` are required but may be empty objects for update schemas.
     body.data ??= {};
     body.data.type ??= path.split('/')[2];
@@ -217,6 +235,38 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     const res = await api.request('POST', '/v1/calendar_feeds', { token: org.token, body: { data: { type: 'calendar_feeds', attributes: { kind: 'schedule', schedule_id: scheduleId } } } });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return { id: String(res.body.data.id), carried: false };
+  };
+
+  // A deprecated entity value names a property of its entity's catalog: both made in one catalog, the value carrying the marker.
+  SEEDERS['/v1/catalog_entity_properties'] = SEEDERS['/v1/catalog_entities/:catalog_entity_id/properties'] = async (_organizationId, marker, org) => {
+    const catalog = await make(org, '/v1/catalogs', 'catalogs', { name: `${marker} catalog` });
+    const property = await make(org, `/v1/catalogs/${catalog}/properties`, 'catalog_properties', { name: `${marker} property`, kind: 'text' });
+    const entity = await make(org, `/v1/catalogs/${catalog}/entities`, 'catalog_entities', { name: `${marker} entity` });
+    return make(org, `/v1/catalog_entities/${entity}/properties`, 'catalog_entity_properties', { catalog_field_id: property, key: 'text', value: marker });
+  };
+
+  // An invite names its platform in the query; the incident it records carries the marker.
+  SEEDERS['/v1/meeting_recordings'] = SEEDERS['/v1/incidents/:incident_id/meeting_recordings'] = async (_organizationId, marker, org) => {
+    const incident = await make(org, '/v1/incidents', 'incidents', { title: marker });
+    const res = await api.request('POST', `/v1/incidents/${incident}/meeting_recordings?platform=zoom`, { token: org.token });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return { id: String(res.body.data.id), carried: false };
+  };
+
+  // A group step places a step of its group's process.
+  SEEDERS['/v1/retrospective_process_group_steps'] = SEEDERS['/v1/retrospective_process_groups/:retrospective_process_group_id/steps'] = async (_organizationId, marker, org) => {
+    const process = await make(org, '/v1/retrospective_processes', 'retrospective_processes', { name: `${marker} process`, copy_from: 'starter_template' });
+    const subStatus = await make(org, '/v1/sub_statuses', 'sub_statuses', { name: `${marker} sub-status`, parent_status: 'retrospective' });
+    const group = await make(org, `/v1/retrospective_processes/${process}/groups`, 'retrospective_process_groups', { sub_status_id: subStatus });
+    const step = await make(org, `/v1/retrospective_processes/${process}/retrospective_steps`, 'retrospective_steps', { title: marker });
+    return { id: await make(org, `/v1/retrospective_process_groups/${group}/steps`, 'retrospective_process_group_steps', { retrospective_step_id: step }), carried: false };
+  };
+
+  // An action item condition names an action item form field.
+  SEEDERS['/v1/workflow_action_item_form_field_conditions'] = SEEDERS['/v1/workflows/:workflow_id/action_item_form_field_conditions'] = async (_organizationId, marker, org) => {
+    const field = await make(org, '/v1/form_fields', 'form_fields', { name: `${marker} field`, kind: 'custom', resource_type: 'action_item' });
+    const workflow = (await recordIn(org, '/v1/workflows')).id;
+    return { id: await make(org, `/v1/workflows/${workflow}/action_item_form_field_conditions`, 'workflow_action_item_form_field_conditions', { form_field_id: field }), carried: false };
   };
 
   /** Creates a record of `org` over HTTP (its answer must be a 201): its id. */

@@ -9,12 +9,13 @@ import { ON_CALL_CONTEXT } from '@taproot/on-call';
 import type { ContextDescriptor } from '@taproot/runtime';
 import { STATUS_PAGES_CONTEXT } from '@taproot/status-pages';
 import { WEBHOOKS_CONTEXT } from '@taproot/webhooks';
+import { WORKFLOWS_CONTEXT } from '@taproot/workflows';
 
 /**
  * The bounded contexts, in dependency order (their migrations run in this order): the one list the
  * apps iterate for modules, migrations, the OpenAPI document, inbound media types and topics.
  */
-export const CONTEXTS: readonly ContextDescriptor[] = [IDENTITY_CONTEXT, CATALOG_CONTEXT, INCIDENTS_CONTEXT, ALERTING_CONTEXT, ON_CALL_CONTEXT, STATUS_PAGES_CONTEXT, WEBHOOKS_CONTEXT, ANALYTICS_CONTEXT];
+export const CONTEXTS: readonly ContextDescriptor[] = [IDENTITY_CONTEXT, CATALOG_CONTEXT, INCIDENTS_CONTEXT, ALERTING_CONTEXT, ON_CALL_CONTEXT, STATUS_PAGES_CONTEXT, WEBHOOKS_CONTEXT, ANALYTICS_CONTEXT, WORKFLOWS_CONTEXT];
 
 /** Every context's topic: what consumers of everything (audit log, webhook dispatcher) subscribe to. */
 export const CONTEXT_TOPICS: readonly string[] = CONTEXTS.map((c) => topicOf(c.name));

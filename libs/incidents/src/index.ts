@@ -14,3 +14,4 @@ export { INCIDENTS_MIGRATIONS } from './migrations';
 export { INCIDENTS_OPENAPI } from './incidents/incident.openapi';
 export { INCIDENT_EVENTS, INCIDENT_IMPORT_COMPLETED, type IncidentEventType } from './events';
 export { INCIDENT_METRICS, ACTION_ITEM_METRICS, incidentDowntime, type IncidentSubject } from './incidents/incident-metrics';
+export { existingFormFieldIds, existingCustomFieldIds, formFieldOptionsOf, customFieldOptionsOf } from './forms/form-field-ports';

@@ -4,6 +4,8 @@ import type { ContextDescriptor } from '@taproot/runtime';
 import { WEBHOOKS_DELIVERIES_OPENAPI } from './deliveries/webhooks-deliveries.openapi';
 import { WEBHOOKS_DELIVERY_REDELIVERED, webhooksDeliverySchema } from './deliveries/webhooks-delivery.schema';
 import { WEBHOOKS_ENDPOINT_DISABLED } from './delivery/endpoint-disabler';
+import { edgeConnectorActionSchema } from './edge-connectors/edge-connector-action.schema';
+import { edgeConnectorSchema } from './edge-connectors/edge-connector.schema';
 import { webhooksEndpointSchema } from './endpoints/webhooks-endpoint.schema';
 import { WEBHOOKS_ERRORS } from './errors';
 import { WEBHOOKS_MIGRATIONS } from './migrations';
@@ -21,6 +23,8 @@ export const WEBHOOKS_CONTEXT: ContextDescriptor = {
     // The dispatcher's announcement of a disabled endpoint: the snapshot and why (docs/webhook-delivery.md).
     registerSnapshotEvents(webhooksEndpointSchema, [WEBHOOKS_ENDPOINT_DISABLED]);
     registerSnapshotEvents(secretSchema);
+    registerSnapshotEvents(edgeConnectorSchema);
+    registerSnapshotEvents(edgeConnectorActionSchema);
     registerEventContract(WEBHOOKS_DELIVERY_REDELIVERED, 1, snapshotContract(webhooksDeliverySchema));
   },
 };

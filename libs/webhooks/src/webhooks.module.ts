@@ -4,15 +4,17 @@ import { resourceController, ResourceListProjection } from '@taproot/resources';
 import { RedeliverWebhookDeliveryHandler } from './deliveries/redeliver-webhook-delivery/redeliver-webhook-delivery.handler';
 import { WebhooksDeliveriesController } from './deliveries/webhooks-deliveries.controller';
 import { webhooksDeliveryDefinition } from './deliveries/webhooks-delivery.schema';
+import { edgeConnectorActionDefinition } from './edge-connectors/edge-connector-action.schema';
+import { edgeConnectorDefinition } from './edge-connectors/edge-connector.schema';
 import { webhooksEndpointDefinition } from './endpoints/webhooks-endpoint.schema';
 import { secretDefinition } from './secrets/secret.schema';
 
 /** The resources on the generic path, each with its read model. */
-const CRUD_RESOURCES = [webhooksEndpointDefinition, secretDefinition];
+const CRUD_RESOURCES = [webhooksEndpointDefinition, secretDefinition, edgeConnectorDefinition, edgeConnectorActionDefinition];
 /** Every declared resource; deliveries are read from the dispatcher's table by their own controller. */
 export const WEBHOOKS_RESOURCES = [...CRUD_RESOURCES, webhooksDeliveryDefinition];
 
-/** The webhooks bounded context's API: endpoints, secrets and deliveries (docs/webhooks.md). */
+/** The webhooks bounded context's API: endpoints, secrets and deliveries (docs/webhooks.md), and edge connectors (docs/edge-connectors.md). */
 @Module({
   controllers: [...CRUD_RESOURCES.map((definition) => resourceController(definition)), WebhooksDeliveriesController],
   providers: [RedeliverWebhookDeliveryHandler],

@@ -57,8 +57,9 @@ export class ChartsController {
   }
 
   private async incidents(caller: Caller, of: Subject, raw: string, rawPeriod: unknown) {
-    const period = chartPeriod(rawPeriod);
+    // Another organization's record is a 404 whatever else the request says.
     const id = await this.find(caller, of, raw);
+    const period = chartPeriod(rawPeriod, 'day');
     const periods = chartPeriods(period, this.clock.now());
     const [series] = await INCIDENT_METRICS.count(this.dataSource, caller, {
       from: periods[0].from,
@@ -71,8 +72,8 @@ export class ChartsController {
   }
 
   private async uptime(caller: Caller, of: Subject, raw: string, rawPeriod: unknown) {
-    const period = chartPeriod(rawPeriod, 'day');
     const id = await this.find(caller, of, raw);
+    const period = chartPeriod(rawPeriod, 'day');
     const now = this.clock.now();
     const periods = chartPeriods(period, now);
     const spans = await incidentDowntime(this.dataSource, caller, of.subject, id, periods[0].from, now);

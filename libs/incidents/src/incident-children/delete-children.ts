@@ -2,8 +2,10 @@ import { quoteIdent } from '@taproot/persistence';
 import { ResourceWriter, type Keep, type WriteContext } from '@taproot/resources';
 import { actionItemDefinition } from '../action-items/action-item.schema';
 import { incidentEventFunctionalityDefinition, incidentEventServiceDefinition } from '../event-links/event-link.schema';
+import { incidentFeedbackDefinition } from '../feedbacks/incident-feedback.schema';
 import { FORM_SELECTIONS } from '../forms';
 import { incidentSubStatusDefinition } from '../incident-sub-statuses/incident-sub-status.schema';
+import { meetingRecordingDefinition } from '../meeting-recordings/meeting-recording.schema';
 
 const OF_INCIDENT = 'incident_id = $2';
 const OF_ITS_EVENTS = 'incident_event_id IN (SELECT id FROM incident_events WHERE organization_id = $1 AND incident_id = $2)';
@@ -15,6 +17,9 @@ const CHILDREN = [
   { definition: incidentEventServiceDefinition, where: OF_ITS_EVENTS },
   { definition: incidentEventFunctionalityDefinition, where: OF_ITS_EVENTS },
   ...FORM_SELECTIONS.map((definition) => ({ definition, where: OF_INCIDENT })),
+  { definition: incidentFeedbackDefinition, where: OF_INCIDENT },
+  // Active sessions too: the incident's delete ends them with it.
+  { definition: meetingRecordingDefinition, where: OF_INCIDENT },
 ].map((child) => ({ ...child, writer: new ResourceWriter(child.definition) }));
 
 /**

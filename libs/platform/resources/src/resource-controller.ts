@@ -4,6 +4,7 @@ import { actorOf, can, CurrentCaller, forbidden, isPermissionFamily, OwnedByTeam
 import { collectionPath, JsonApiError, parseBulkDelete, parseBulkUpsert, parseResourcePayload, withIncludes, type SingleDocument } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { BulkDeleteResourcesCommand, BulkUpsertResourcesCommand, type BulkUpsertResult } from './resource-bulk';
+import { findParent } from './resource-parent';
 import type { ResourceDefinition } from './resource-definition';
 import {
   CreateResourceCommand,
@@ -56,8 +57,14 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     ? OwnedByTeam({ table: definition.table, teamsColumn: definition.teamOwnership.column, slugs: 'slug' in definition.schema.attributes })
     : () => undefined;
   const document = (snapshot: Snapshot): SingleDocument => ({ data: snapshotObject(schema, snapshot) });
+  const aliases = schema.queryAliases ?? {};
+  // The reference's other names of list parameters, as the JSON:API ones (which win when both come).
+  const unaliased = (query: FlatQuery): FlatQuery =>
+    Object.fromEntries(Object.entries(query).flatMap(([key, value]) => (aliases[key] ? (aliases[key] in query ? [] : [[aliases[key], value]]) : [[key, value]])));
   const collection = nestRoute(collectionPath(schema));
   const records = nestRoute(schema.path);
+  // Records served under their parent's path: the path's parent must be theirs.
+  const parentInPath = schema.parent !== undefined && schema.path.includes(`{${schema.parent.param}}`);
   // Under a parent, a batch is of one parent's records: its actions sit under the nested collection.
   const bulkBase = schema.parent ? collection : records;
   // The list across parents is the same list without a parent.
@@ -81,9 +88,14 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       return raw !== undefined && access ? access.find(this.dataSource, caller, raw) : raw;
     }
 
-    /** A record as the caller may see it: one whose parent is hidden from them is missing (404). */
-    private async visible(caller: Caller, id: string, query: FlatQuery = {}): Promise<SingleDocument> {
+    /**
+     * A record as the caller may see it: one whose parent is hidden from them is missing (404), and
+     * so is one whose record path names its parent (`/v1/edge_connectors/{edge_connector_id}/actions/{id}`)
+     * when the path names another.
+     */
+    private async visible(caller: Caller, id: string, query: FlatQuery = {}, params: Record<string, string> = {}): Promise<SingleDocument> {
       const found: SingleDocument = await this.queries.execute(new GetResourceQuery(definition, caller.organizationId, id, query));
+      if (parentInPath && String(found.data.attributes[schema.parent!.attribute]).toLowerCase() !== String(params[schema.parent!.param]).toLowerCase()) throw JsonApiError.notFound(schema.type, id);
       if (!access) return found;
       try {
         await access.find(this.dataSource, caller, String(found.data.attributes[schema.parent!.attribute]));
@@ -101,8 +113,8 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     }
 
     /** A record the caller may see and, where the parent decides who writes, change. */
-    private async writable(caller: Caller, id: string): Promise<void> {
-      const found = await this.visible(caller, id);
+    private async writable(caller: Caller, id: string, params: Record<string, string>): Promise<void> {
+      const found = await this.visible(caller, id, {}, params);
       access?.mayWrite?.(caller, String(found.data.attributes[schema.parent!.attribute]));
     }
 
@@ -113,14 +125,14 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       await definition.rules?.beforeList?.(principal.organizationId, this.dataSource);
       const parentId = await this.parentOf(principal, params);
       const scope = parentId === undefined && access?.listScope ? access.listScope(principal) : [];
-      return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, query, parentId, scope));
+      return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, unaliased(query), parentId, scope));
     }
 
     @Get(`${records}/:id`)
     @requiresRead
-    get(@CurrentCaller() principal: Caller, @Param('id') id: string, @Query() query: FlatQuery) {
+    get(@CurrentCaller() principal: Caller, @Param('id') id: string, @Query() query: FlatQuery, @Param() params: Record<string, string>) {
       serves('get');
-      return this.visible(principal, id, query);
+      return this.visible(principal, id, query, params);
     }
 
     @Post(collection)
@@ -134,8 +146,10 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       @Res({ passthrough: true }) reply: HeaderReply,
     ) {
       serves('create');
-      const { attributes, warnings } = parseResourcePayload(schema, body, 'create');
+      // The path's parent first: another organization's is a 404 whatever the body says.
       const parentId = await this.parentOf(principal, params);
+      if (schema.parent && !access) await findParent(this.dataSource, schema.parent, principal.organizationId, parentId!);
+      const { attributes, warnings } = parseResourcePayload(schema, body, 'create');
       if (parentId !== undefined) access?.mayWrite?.(principal, parentId);
       const userId = principal.userId === null ? null : String(principal.userId);
       const snapshot: Snapshot = await this.commands.execute(
@@ -153,10 +167,11 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       @Param('id') id: string,
       @Body() body: unknown,
       @Res({ passthrough: true }) reply: HeaderReply,
+      @Param() params: Record<string, string> = {},
     ) {
       serves('update');
       const { attributes, warnings } = parseResourcePayload(schema, body, 'update');
-      if (access) await this.writable(principal, id);
+      if (access || parentInPath) await this.writable(principal, id, params);
       const userId = principal.userId === null ? null : String(principal.userId);
       const snapshot: Snapshot = await this.commands.execute(
         new UpdateResourceCommand(definition, principal.organizationId, actorOf(principal), id, attributes, userId),
@@ -173,16 +188,17 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       @Param('id') id: string,
       @Body() body: unknown,
       @Res({ passthrough: true }) reply: HeaderReply,
+      @Param() params: Record<string, string>,
     ) {
-      return this.update(principal, id, body, reply);
+      return this.update(principal, id, body, reply, params);
     }
 
     @Delete(`${records}/:id`)
     @requiresWrite('delete')
     @teamOwned
-    async remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
+    async remove(@CurrentCaller() principal: Caller, @Param('id') id: string, @Param() params: Record<string, string>) {
       serves('delete');
-      if (access) await this.writable(principal, id);
+      if (access || parentInPath) await this.writable(principal, id, params);
       const snapshot: Snapshot = await this.commands.execute(
         new DeleteResourceCommand(definition, principal.organizationId, actorOf(principal), id),
       );
@@ -192,6 +208,11 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
   @Controller()
   class JsonApiBulkResourceController extends JsonApiResourceController {
+    /** Another organization's parent is a 404 before the document is read, like a missing one. */
+    private async parentExists(principal: Caller, params: Record<string, string>): Promise<void> {
+      if (schema.parent) await findParent(this.dataSource, schema.parent, principal.organizationId, params[schema.parent.param]);
+    }
+
     @Post(`${bulkBase}/bulk_upsert`)
     @requiresWrite('create')
     @HttpCode(200)
@@ -205,6 +226,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       serves('update');
       // An upsert creates and updates: it needs both (reference, bulkUpsertServices).
       if (family && !can(principal.permissions, family, 'update')) throw forbidden({ family, action: 'update' }, principal, principal.permissions);
+      await this.parentExists(principal, params);
       const entities = parseBulkUpsert(body);
       const parentId = await this.parentOf(principal, params);
       const { document, warnings }: BulkUpsertResult = await this.commands.execute(
@@ -219,6 +241,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     @HttpCode(200)
     async bulkDelete(@CurrentCaller() principal: Caller, @Param() params: Record<string, string>, @Body() body: unknown) {
       serves('delete');
+      await this.parentExists(principal, params);
       const mode = parseBulkDelete(schema, body);
       const parentId = await this.parentOf(principal, params);
       return this.commands.execute(new BulkDeleteResourcesCommand(definition, principal.organizationId, actorOf(principal), mode, parentId));

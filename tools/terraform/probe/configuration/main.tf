@@ -92,3 +92,20 @@ resource "rootly_post_mortem_template" "probe" {
   name    = "tf-probe template ${var.rev}"
   content = "<h1>What happened</h1><p>rev ${var.rev}</p>"
 }
+
+resource "rootly_edge_connector" "probe" {
+  name          = "tf-probe edge ${var.rev}"
+  subscriptions = var.rev == 1 ? ["incident.created"] : ["incident.created", "alert.created"]
+}
+
+resource "rootly_edge_connector_action" "probe" {
+  edge_connector_id = rootly_edge_connector.probe.id
+  name              = "tf-probe restart ${var.rev}"
+  action_type       = "script"
+  timeout           = 30 * var.rev
+  parameters {
+    name     = "host"
+    type     = "string"
+    required = true
+  }
+}

@@ -62,8 +62,9 @@ const POINTER = 'retrospective_process_matching_criteria';
 async function checkCriteria(ctx: WriteContext, attributes: Row): Promise<Row> {
   const criteria = attributes[POINTER] as Record<string, string[]> | null | undefined;
   if (criteria == null) return attributes;
-  // An empty list names nothing: clients built on the reference (its Terraform provider) send every kind, the unused ones empty.
-  const kinds = Object.keys(criteria).filter((kind) => (criteria[kind] ?? []).length > 0);
+  // An empty list beside others names nothing: clients built on the reference (its Terraform provider) send every kind, the unused ones empty.
+  const named = Object.keys(criteria).filter((kind) => (criteria[kind] ?? []).length > 0);
+  const kinds = named.length === 0 && Object.keys(criteria).length === 1 ? Object.keys(criteria) : named;
   if (kinds.length !== 1) {
     throw JsonApiError.invalidAttributes([{ attribute: POINTER, detail: `${POINTER} names exactly one of severity_ids, group_ids or incident_type_ids (got ${kinds.join(', ') || 'none'})` }]);
   }

@@ -245,6 +245,10 @@ function listParameters(schema: ResourceSchema): Parameter[] {
     const param = `filter[${name}]`;
     if (!params.some((p) => p.name === param)) params.push(queryParam(param, { type: 'string' }, description));
   }
+  for (const [alias, name] of Object.entries(schema.queryAliases ?? {})) {
+    const named = params.find((p) => p.name === name);
+    if (named) params.push({ ...named, name: alias, description: `${named.description ?? name} (as ${name})` });
+  }
   return params;
 }
 

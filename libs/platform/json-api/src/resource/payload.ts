@@ -161,7 +161,10 @@ function storableTimes(schema: ResourceSchema, attributes: Record<string, unknow
   return issues;
 }
 
-export function parseResourcePayload(schema: ResourceSchema, body: unknown, mode: PayloadMode): ParsedPayload {
+export function parseResourcePayload(schema: ResourceSchema, raw: unknown, mode: PayloadMode): ParsedPayload {
+  const envelope = schema.requestEnvelope;
+  // The reference's other request form (`{"action": {...}}`): the same attributes, read as a document.
+  const body = envelope && isObject(raw) && !('data' in raw) && isObject(raw[envelope]) ? { data: { type: schema.type, attributes: raw[envelope] } } : raw;
   if (!isObject(body)) throw badBody('The request body must be a JSON object with a top-level data member');
   if (!('data' in body) || body.data === undefined) throw badBody('The request body has no top-level data member');
   const data = body.data;
@@ -170,7 +173,7 @@ export function parseResourcePayload(schema: ResourceSchema, body: unknown, mode
   if (typeof data.type !== 'string' || data.type === '') {
     throw invalidDocument(`data.type is required and must be '${schema.type}'`, '/data');
   }
-  if (data.type !== schema.type) {
+  if (data.type !== schema.type && !schema.typeAliases?.includes(data.type)) {
     throw invalidDocument(`data.type must be '${schema.type}' (got '${data.type}')`, '/data/type');
   }
   if (!('attributes' in data) || data.attributes === undefined) {

@@ -221,6 +221,18 @@ export interface ResourceSchema {
    */
   bulk?: boolean;
   /**
+   * List parameters the reference names otherwise (edge connectors' `page`, `per_page`, `status`),
+   * each taken as the JSON:API one it names (`page[number]`); the JSON:API one wins when both come.
+   */
+  queryAliases?: Record<string, string>;
+  /** Other `data.type` spellings the hosted API's clients send (its Terraform provider's `edge_connector-actions`), taken as `type`. */
+  typeAliases?: readonly string[];
+  /**
+   * A member whose object the reference's requests may send the attributes in instead of a JSON:API
+   * document (`{"action": {...}}`, edge connector actions); both forms are taken.
+   */
+  requestEnvelope?: string;
+  /**
    * Members a bulk upsert item takes beside the attributes (the reference's catalog `fields`): listed
    * in the bulk document's OpenAPI schema; the definition's `bulkInput` turns them into attributes.
    */

@@ -1,0 +1,29 @@
+import { JsonApiError } from '@taproot/json-api';
+import { WorkflowsErrorCode } from '../errors';
+import { TRIGGER_ENUMS } from './trigger-enums';
+
+export const TRIGGER_TYPES = Object.keys(TRIGGER_ENUMS);
+
+/** What a workflow without trigger_params gets: run only when asked (a run created through the API). */
+export const DEFAULT_TRIGGER_PARAMS = { trigger_type: 'simple', triggers: [] };
+
+const refuse = (pointer: string, detail: string) => JsonApiError.invalidAttributes([{ attribute: pointer, detail, code: WorkflowsErrorCode.InvalidValue }]);
+
+/**
+ * A workflow's `trigger_params` (the reference's oneOf, told apart by `trigger_type`): the type is
+ * one of the reference's and each member it enumerates holds one of its values. Other members are
+ * stored as given (the reference's variants are open objects).
+ */
+export function checkTriggerParams(params: unknown): void {
+  if (params === undefined) return;
+  const type = (params as Record<string, unknown>).trigger_type;
+  const enums = typeof type === 'string' && Object.hasOwn(TRIGGER_ENUMS, type) ? TRIGGER_ENUMS[type] : undefined;
+  if (!enums) throw refuse('trigger_params/trigger_type', `trigger_params.trigger_type must be one of ${TRIGGER_TYPES.join(', ')} (got ${JSON.stringify(type ?? null)})`);
+  for (const [name, member] of Object.entries(enums)) {
+    const value = (params as Record<string, unknown>)[name];
+    if (value === undefined || (value === null && member.nullable)) continue;
+    const items = member.array ? value : [value];
+    const wrong = Array.isArray(items) ? items.find((v) => !member.values.includes(v as string)) : value;
+    if (wrong !== undefined) throw refuse(`trigger_params/${name}`, `trigger_params.${name} of a ${type} trigger must be ${member.array ? 'a list of ' : ''}one of ${member.values.join(', ')} (got ${JSON.stringify(wrong)})`);
+  }
+}
