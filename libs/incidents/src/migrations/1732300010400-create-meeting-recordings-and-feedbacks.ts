@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * import's external id: write table only). The list and get read `meeting_recordings_visible`:
  * the read model with who may see each record and whether its incident is private.
  */
-export class CreateRecordingsFeedbacksPostMortems1732300010400 implements MigrationInterface {
-  name = 'CreateRecordingsFeedbacksPostMortems1732300010400';
+export class CreateMeetingRecordingsAndFeedbacks1732300010400 implements MigrationInterface {
+  name = 'CreateMeetingRecordingsAndFeedbacks1732300010400';
 
   async up(q: QueryRunner): Promise<void> {
     await createTableWithReadModel(q, 'meeting_recordings', {
