@@ -253,6 +253,14 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     return { id: String(res.body.data.id), carried: false };
   };
 
+  // An incident's post mortem comes with it (its id, its title: the marker) and is written by PUT.
+  SEEDERS['/v1/post_mortems'] = async (_organizationId, marker, org) => {
+    const incident = await make(org, '/v1/incidents', 'incidents', { title: marker });
+    const res = await api.request('PUT', `/v1/post_mortems/${incident}`, { token: org.token, body: { data: { type: 'incident_post_mortems', attributes: { content: marker } } } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return { id: incident, carried: true };
+  };
+
   // A group step places a step of its group's process.
   SEEDERS['/v1/retrospective_process_group_steps'] = SEEDERS['/v1/retrospective_process_groups/:retrospective_process_group_id/steps'] = async (_organizationId, marker, org) => {
     const process = await make(org, '/v1/retrospective_processes', 'retrospective_processes', { name: `${marker} process`, copy_from: 'starter_template' });

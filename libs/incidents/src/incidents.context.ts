@@ -6,13 +6,13 @@ import { INCIDENTS_OPENAPI } from './incidents/incident.openapi';
 import { INCIDENTS_MIGRATIONS } from './migrations';
 import { INCIDENTS_ERRORS } from './errors';
 import { meetingRecordingDefinition, MEETING_RECORDINGS_OPENAPI } from './meeting-recordings/meeting-recordings';
-import { retrospectiveProcessDefinition } from './retrospectives/retrospectives';
+import { incidentPostMortemDefinition, retrospectiveProcessDefinition } from './retrospectives/retrospectives';
 
 export const INCIDENTS_CONTEXT: ContextDescriptor = {
   name: 'incidents',
   module: IncidentsModule,
   migrations: INCIDENTS_MIGRATIONS,
-  resources: [...INCIDENTS_RESOURCES, retrospectiveProcessDefinition, meetingRecordingDefinition].map((d) => d.schema),
+  resources: [...INCIDENTS_RESOURCES, retrospectiveProcessDefinition, meetingRecordingDefinition, incidentPostMortemDefinition].map((d) => d.schema),
   // The deprecated custom field operations are marked so (forms/index.ts).
   openapi: {
     ...INCIDENTS_OPENAPI,
@@ -20,5 +20,5 @@ export const INCIDENTS_CONTEXT: ContextDescriptor = {
     paths: { ...INCIDENTS_OPENAPI.paths, ...FORMS_OPENAPI.paths, ...MEETING_RECORDINGS_OPENAPI.paths },
   },
   errors: INCIDENTS_ERRORS,
-  registerEventContracts: () => registerIncidentsEventContracts([...INCIDENTS_RESOURCES, retrospectiveProcessDefinition, meetingRecordingDefinition]),
+  registerEventContracts: () => registerIncidentsEventContracts([...INCIDENTS_RESOURCES, retrospectiveProcessDefinition, meetingRecordingDefinition, incidentPostMortemDefinition]),
 };

@@ -23,7 +23,7 @@ import { incidentFeedbackDefinition } from './feedbacks/incident-feedback.schema
 import { MEETING_RECORDING_HANDLERS, meetingRecordingDefinition, MeetingRecordingsController } from './meeting-recordings/meeting-recordings';
 import { PLAYBOOK_RESOURCES } from './playbooks/playbooks';
 import { slaDefinition } from './slas/sla.schema';
-import { RETROSPECTIVE_HANDLERS, RETROSPECTIVE_PROCESS_CONTROLLERS, RETROSPECTIVE_RESOURCES, retrospectiveProcessDefinition } from './retrospectives/retrospectives';
+import { RETROSPECTIVE_CONTROLLERS, RETROSPECTIVE_HANDLERS, RETROSPECTIVE_PROCESS_CONTROLLERS, RETROSPECTIVE_RESOURCES, retrospectiveProcessDefinition } from './retrospectives/retrospectives';
 
 export const INCIDENTS_RESOURCES = [
   subStatusDefinition,
@@ -46,7 +46,7 @@ export const INCIDENTS_RESOURCES = [
  */
 @Global()
 @Module({
-  controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, IncidentAlertsController, TimelineController, ...RETROSPECTIVE_PROCESS_CONTROLLERS, MeetingRecordingsController],
+  controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, IncidentAlertsController, TimelineController, ...RETROSPECTIVE_PROCESS_CONTROLLERS, ...RETROSPECTIVE_CONTROLLERS, MeetingRecordingsController],
   providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS, ...RETROSPECTIVE_HANDLERS, ...MEETING_RECORDING_HANDLERS, { provide: ALERT_INCIDENTS, useClass: IncidentsOfAlerts },
     { provide: ALERT_INCIDENT_RESOLVER, useClass: ResolveAlertIncidents },
   ],
