@@ -14,6 +14,9 @@ import { installRootlySdk, runSdkCheck, type SdkCall, type SdkReport } from './r
 
 /** Taproot's routes that are not in the reference, so the SDK has no call for them. */
 const NOT_IN_THE_SDK = 'not in the reference: the SDK has no call for this route';
+/** An SDK defect, whatever the server answers: covered by apps/api/test/workflows.e2e-spec.ts and the reference conformance suite. */
+const SDK_WORKFLOW_TASKS =
+  'SDK 3.0.1 raises ModuleNotFoundError (rootly_sdk.models.auto_assign_role_pagerduty_task_params_type_0 is missing from its package) building or parsing any workflow task';
 const EXCUSED: Record<string, string> = {
   patchApiKey: NOT_IN_THE_SDK,
   listOauthApplications: NOT_IN_THE_SDK,
@@ -65,10 +68,42 @@ const EXCUSED: Record<string, string> = {
   deleteAlertRetriggerRule: NOT_IN_THE_SDK,
   // The spec's GET /v1/webhooks/deliveries across endpoints; the reference lists them under an endpoint only (apps/api/test/webhook-deliveries.e2e-spec.ts).
   listAllWebhooksDeliveries: NOT_IN_THE_SDK,
+  // SDK 3.0.1 cannot build or parse any workflow task: its package lacks a model module it imports (tools/sdk/README.md).
+  listWorkflowTasks: SDK_WORKFLOW_TASKS,
+  createWorkflowTask: SDK_WORKFLOW_TASKS,
+  getWorkflowTask: SDK_WORKFLOW_TASKS,
+  updateWorkflowTask: SDK_WORKFLOW_TASKS,
+  deleteWorkflowTask: SDK_WORKFLOW_TASKS,
+  // Taproot's own updates with PATCH and the feedback delete: the reference has none of them, so neither has the SDK.
+  deleteIncidentFeedback: NOT_IN_THE_SDK,
+  patchSla: NOT_IN_THE_SDK,
+  patchDashboard: NOT_IN_THE_SDK,
 };
 
-/** Operations whose answer the SDK declares without a body (as the reference documents them; components' and groups' deletes by the SDK's own declaration): it parses it to None. */
-const BODYLESS = new Set(['deleteAlertEvent', 'pingHeartbeat', 'deleteStatusPageComponent', 'deleteStatusPageComponentGroup']);
+/** Operations whose answer the SDK declares without a body (as the reference documents them, catalog properties' and edge connectors' calls and the generated phone number too; components' and groups' deletes by the SDK's own declaration): it parses it to None. */
+const BODYLESS = new Set([
+  'deleteAlertEvent',
+  'pingHeartbeat',
+  'deleteStatusPageComponent',
+  'deleteStatusPageComponentGroup',
+  'listCatalogProperties',
+  'createCatalogProperty',
+  'getCatalogProperty',
+  'updateCatalogProperty',
+  'deleteCatalogProperty',
+  'listEdgeConnectors',
+  'createEdgeConnector',
+  'getEdgeConnector',
+  'updateEdgeConnector',
+  'deleteEdgeConnector',
+  'listEdgeConnectorActions',
+  'createEdgeConnectorAction',
+  'getEdgeConnectorAction',
+  'updateEdgeConnectorAction',
+  'deleteEdgeConnectorAction',
+  'deleteStandaloneMeetingRecording',
+  'generatePhoneNumberLiveCallRouter',
+]);
 
 function describeCall(call: SdkCall): string {
   const lines = [`${call.operation} (${call.route}, ${call.sdk ?? 'no SDK call'}): status ${call.status ?? 'none'}, ${call.error ?? `parsed ${call.parsed}`}`];
@@ -84,7 +119,7 @@ describe("the hosted API's Python SDK (rootly_sdk) against every served operatio
     const python = await installRootlySdk();
     api = await startTestApi({
       env: {
-        // About 160 requests in a few seconds: no abuse to limit.
+        // About 570 requests in a few seconds: no abuse to limit.
         RATE_LIMIT_READS_PER_MINUTE: '100000',
         RATE_LIMIT_WRITES_PER_MINUTE: '100000',
       },

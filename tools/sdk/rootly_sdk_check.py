@@ -69,6 +69,8 @@ class Check:
         self.base_url = base_url
         # The status of the last answer, also when the SDK then fails to parse it.
         self.last_status: int | None = None
+        # The body of the last answer: the id of what a call the SDK declares without a body created.
+        self.last_content: bytes = b""
         self.client = self.client_for(token)
         document = httpx.get(f"{base_url}/v1/openapi.json", headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
         calls = sdk_calls()
@@ -110,6 +112,7 @@ class Check:
             return None
         record["sdk"] = module.__name__.removeprefix("rootly_sdk.api.")
         self.last_status = None
+        self.last_content = b""
         try:
             missing = [name for name, value in {**params, "token": as_token}.items() if value is None]
             if missing:
@@ -125,6 +128,7 @@ class Check:
             record.update(status=self.last_status, error=f"{type(error).__name__}: {error}", trace=short_trace(error))
             return None
         parsed = response.parsed
+        self.last_content = response.content
         record.update(status=int(response.status_code), parsed=type(parsed).__name__ if parsed is not None else None)
         if not 200 <= response.status_code < 300:
             record["error"] = f"answered {int(response.status_code)}: {response.content.decode(errors='replace')[:500]}"
@@ -168,6 +172,25 @@ def ident(parsed: Any) -> str | None:
     """The id of a parsed single-resource answer."""
     data = getattr(parsed, "data", None)
     return getattr(data, "id", None) if data is not None else None
+
+
+def created_id(c: Check, parsed: Any) -> str | None:
+    """The id of what the last call created, read from its answer when the SDK declares it without a body."""
+    if parsed is not None or not c.last_content:
+        return ident(parsed)
+    try:
+        return json.loads(c.last_content)["data"]["id"]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def plain_create(c: Check, path: str, body: dict[str, Any]) -> str | None:
+    """Creates with plain HTTP what the SDK cannot describe; answers the id, or None."""
+    answer = c.client.get_httpx_client().post(path, content=json.dumps(body), headers={"Content-Type": "application/vnd.api+json"})
+    if answer.status_code != 201:
+        print(f"{path}: {answer.status_code} {answer.text[:300]}", file=sys.stderr)
+        return None
+    return answer.json()["data"]["id"]
 
 
 def doc(type_: str, **attributes: Any) -> dict[str, Any]:
@@ -224,6 +247,7 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     c.call("getAlertGroup", id=alert_group)
     c.call("updateAlertGroup", doc("alert_groups", description="Storms by host", attributes=[{"json_path": "$.service"}]), id=alert_group)
     c.call("deleteAlertGroup", id=alert_group)
+    catalogs(c, run)
     source = ident(c.call("createAlertsSource", doc("alert_sources", name=f"SDK source {run}", source_type="alertmanager")))
     heartbeat = ident(
         c.call(
@@ -545,6 +569,14 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     c.call("resolveAlert", doc("alerts", resolution_message="Quiet again", resolve_related_incidents=False), id=alert)
     c.call("getReceipt", id=ingest_receipt(c, source))
 
+    forms(c, run, incident)
+    dashboards(c, run, service, functionality, team)
+    workflows(c, run, incident)
+    slas_and_playbooks(c, run, user)
+    retrospectives(c, run, incident, team)
+    routers_permissions_connectors(c, run, service)
+    recordings_and_feedback(c, run, incident)
+
     # Deletes, children before their parents.
     for operation, type_ in (
         ("bulkDeleteGroups", "teams"),
@@ -622,6 +654,391 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
         c.call(operation, id=id_)
     if spare_user_id:
         c.call("deleteUser", id=spare_user_id)
+
+
+def catalogs(c: Check, run: str) -> None:
+    """A catalog with a property, an entity and the entity's value, the bulk calls, and the built-in catalogs' properties; deleted children first."""
+    catalog = ident(c.call("createCatalog", doc("catalogs", name=f"SDK catalog {run}", description="Data stores")))
+    # The SDK declares the catalog property calls without a body (as the reference does): the id is read from the answer.
+    prop = created_id(c, c.call("createCatalogProperty", doc("catalog_properties", name=f"SDK property {run}", kind="text"), catalog_id=catalog))
+    entity = ident(c.call("createCatalogEntity", doc("catalog_entities", name=f"SDK entity {run}", description="Postgres"), catalog_id=catalog))
+    value = ident(c.call("createCatalogEntityProperty", doc("catalog_entity_properties", catalog_field_id=prop, key="text", value="gold"), catalog_entity_id=entity))
+    c.call("bulkUpsertCatalogEntities", {"entities": [{"external_id": f"sdk-entity-{run}", "name": f"SDK bulk entity {run}"}]}, catalog_id=catalog)
+    c.call("listCatalogs")
+    c.call("getCatalog", id=catalog)
+    c.call("updateCatalog", doc("catalogs", description="Where data lives"), id=catalog)
+    c.call("listCatalogProperties", catalog_id=catalog)
+    c.call("getCatalogProperty", id=prop)
+    c.call("updateCatalogProperty", doc("catalog_properties", name=f"SDK property {run} renamed"), id=prop)
+    c.call("listCatalogEntities", catalog_id=catalog)
+    c.call("getCatalogEntity", id=entity)
+    c.call("updateCatalogEntity", doc("catalog_entities", description="Postgres 16"), id=entity)
+    c.call("listCatalogEntityProperties", catalog_entity_id=entity)
+    c.call("getCatalogEntityProperty", id=value)
+    c.call("updateCatalogEntityProperty", doc("catalog_entity_properties", value="silver"), id=value)
+    # The built-in catalogs' own properties.
+    built_in = []
+    for list_op, create_op, catalog_type in (
+        ("listServiceCatalogProperties", "createServiceCatalogProperty", "service"),
+        ("listGroupCatalogProperties", "createGroupCatalogProperty", "team"),
+        ("listEnvironmentCatalogProperties", "createEnvironmentCatalogProperty", "environment"),
+        ("listFunctionalityCatalogProperties", "createFunctionalityCatalogProperty", "functionality"),
+        ("listCauseCatalogProperties", "createCauseCatalogProperty", "cause"),
+        ("listIncidentTypeCatalogProperties", "createIncidentTypeCatalogProperty", "incident_type"),
+    ):
+        built_in.append(ident(c.call(create_op, doc("catalog_properties", name=f"SDK {catalog_type} property {run}", kind="text", catalog_type=catalog_type))))
+        c.call(list_op)
+    for id_ in built_in:
+        c.call("deleteCatalogProperty", id=id_)
+    c.call("bulkDeleteCatalogEntities", {"external_ids": [f"sdk-entity-{run}"]}, model="BulkDestroyCatalogEntitiesType0", catalog_id=catalog)
+    c.call("deleteCatalogEntityProperty", id=value)
+    c.call("deleteCatalogEntity", id=entity)
+    c.call("deleteCatalogProperty", id=prop)
+    c.call("deleteCatalog", id=catalog)
+
+
+def forms(c: Check, run: str, incident: str | None) -> None:
+    """
+    Form fields with an option, a placement and its condition, a position; a form set and its condition, a custom form; the deprecated custom fields; an incident's selections. Deleted children first. The SDK's
+    models require the parent's id in some bodies as well as in the path (form_field_id, incident_id).
+    """
+    field = ident(c.call("createFormField", doc("form_fields", name=f"SDK field {run}", kind="custom", input_kind="select", shown=["web_new_incident_form"])))
+    watcher = ident(c.call("createFormField", doc("form_fields", name=f"SDK watcher {run}", kind="custom")))
+    option = ident(c.call("createFormFieldOption", doc("form_field_options", form_field_id=field, value="High", color="#ff0000"), form_field_id=field))
+    form_set = ident(c.call("createFormSet", doc("form_sets", name=f"SDK set {run}", forms=["web_new_incident_form"])))
+    set_condition = ident(c.call("createFormSetCondition", doc("form_set_conditions", form_field_id=watcher, comparison="equal", values=["security"]), form_set_id=form_set))
+    placement = ident(c.call("createFormFieldPlacement", doc("form_field_placements", form_set_id=form_set, form="web_new_incident_form"), form_field_id=field))
+    placement_condition = ident(
+        c.call(
+            "createFormFieldPlacementCondition",
+            doc("form_field_placement_conditions", conditioned="required", form_field_id=watcher, comparison="equal", values=["yes"]),
+            form_field_placement_id=placement,
+        )
+    )
+    position = ident(c.call("createFormFieldPosition", doc("form_field_positions", form_field_id=field, form="web_new_incident_form", position=2), form_field_id=field))
+    custom_form = ident(c.call("createCustomForm", doc("custom_forms", name=f"SDK form {run}", command=f"/sdk-{run}")))
+    custom_field = ident(c.call("createCustomField", doc("custom_fields", label=f"SDK custom field {run}", kind="select", shown=["incident_form"])))
+    custom_option = ident(c.call("createCustomFieldOption", doc("custom_field_options", value="EU", color="#123456"), custom_field_id=custom_field))
+    selection = ident(c.call("createIncidentFormFieldSelection", doc("incident_form_field_selections", incident_id=incident, form_field_id=field, selected_option_ids=[option]), incident_id=incident))
+    custom_selection = ident(
+        c.call("createIncidentCustomFieldSelection", doc("incident_custom_field_selections", custom_field_id=custom_field, value=None, selected_option_ids=[custom_option]), incident_id=incident)
+    )
+    for list_op, parent, get_op, update_op, id_, type_, attributes in (
+        ("listFormFields", {}, "getFormField", "updateFormField", field, "form_fields", {"description": "Who felt it"}),
+        ("listFormFieldOptions", {"form_field_id": field}, "getFormFieldOption", "updateFormFieldOption", option, "form_field_options", {"value": "Highest"}),
+        ("listFormSets", {}, "getFormSet", "updateFormSet", form_set, "form_sets", {"name": f"SDK set {run} renamed"}),
+        ("listFormSetConditions", {"form_set_id": form_set}, "getFormSetCondition", "updateFormSetCondition", set_condition, "form_set_conditions", {"values": ["security", "privacy"]}),
+        ("listFormFieldPlacements", {"form_field_id": field}, "getFormFieldPlacement", "updateFormFieldPlacement", placement, "form_field_placements", {"required": True}),
+        (
+            "listFormFieldPlacementConditions",
+            {"form_field_placement_id": placement},
+            "getFormFieldPlacementCondition",
+            "updateFormFieldPlacementCondition",
+            placement_condition,
+            "form_field_placement_conditions",
+            {"values": ["yes", "maybe"]},
+        ),
+        ("listFormFieldPositions", {"form_field_id": field}, "getFormFieldPosition", "updateFormFieldPosition", position, "form_field_positions", {"position": 0}),
+        ("listCustomForms", {}, "getCustomForm", "updateCustomForm", custom_form, "custom_forms", {"command": f"/sdk-{run}-renamed"}),
+        ("listCustomFields", {}, "getCustomField", "updateCustomField", custom_field, "custom_fields", {"default": "n/a"}),
+        ("listCustomFieldOptions", {"custom_field_id": custom_field}, "getCustomFieldOption", "updateCustomFieldOption", custom_option, "custom_field_options", {"value": "Europe"}),
+        ("listIncidentFormFieldSelections", {"incident_id": incident}, "getIncidentFormFieldSelection", "updateIncidentFormFieldSelection", selection, "incident_form_field_selections", {"value": "EU customers"}),
+        (
+            "listIncidentCustomFieldSelections",
+            {"incident_id": incident},
+            "getIncidentCustomFieldSelection",
+            "updateIncidentCustomFieldSelection",
+            custom_selection,
+            "incident_custom_field_selections",
+            {"value": "Europe"},
+        ),
+    ):
+        c.call(list_op, **parent)
+        c.call(get_op, id=id_)
+        c.call(update_op, doc(type_, **attributes), id=id_)
+    for operation, id_ in (
+        ("deleteIncidentCustomFieldSelection", custom_selection),
+        ("deleteIncidentFormFieldSelection", selection),
+        ("deleteCustomFieldOption", custom_option),
+        ("deleteCustomField", custom_field),
+        ("deleteCustomForm", custom_form),
+        ("deleteFormFieldPosition", position),
+        ("deleteFormFieldPlacementCondition", placement_condition),
+        ("deleteFormFieldPlacement", placement),
+        ("deleteFormSetCondition", set_condition),
+        ("deleteFormSet", form_set),
+        ("deleteFormFieldOption", option),
+        ("deleteFormField", watcher),
+        ("deleteFormField", field),
+    ):
+        c.call(operation, id=id_)
+
+
+def dashboards(c: Check, run: str, service: str | None, functionality: str | None, team: str | None) -> None:
+    """A dashboard with a panel, both duplicated, the copy made the default; the built-in charts of a service, a functionality and a team. Deleted children first."""
+    dashboard = ident(c.call("createDashboard", doc("dashboards", name=f"SDK dashboard {run}", owner="team")))
+    incidents = {"collection": "incidents", "aggregate": {"operation": "count", "cumulative": False}}
+    panel = ident(c.call("createDashboardPanel", doc("dashboard_panels", name="Incidents", params={"display": "line_chart", "datasets": [incidents]}), dashboard_id=dashboard))
+    c.call("listDashboards")
+    c.call("getDashboard", id=dashboard)
+    c.call("updateDashboard", doc("dashboards", public=True), id=dashboard)
+    c.call("listDashboardPanels", dashboard_id=dashboard)
+    c.call("getDashboardPanel", id=panel)
+    c.call("updateDashboardPanel", doc("dashboard_panels", name="Incidents a day"), id=panel)
+    panel_copy = ident(c.call("duplicateDashboardPanel", id=panel))
+    copy = ident(c.call("duplicateDashboard", id=dashboard))
+    c.call("setDefaultDashboard", id=copy)
+    c.call("getServiceIncidentsChart", id=service, period="day")
+    c.call("getFunctionalityIncidentsChart", id=functionality, period="day")
+    c.call("getTeamIncidentsChart", id=team, period="month")
+    c.call("getServiceUptimeChart", id=service)
+    c.call("getFunctionalityUptimeChart", id=functionality, period="day")
+    c.call("deleteDashboardPanel", id=panel_copy)
+    c.call("deleteDashboardPanel", id=panel)
+    c.call("deleteDashboard", id=copy)
+    c.call("deleteDashboard", id=dashboard)
+
+
+def workflows(c: Check, run: str, incident: str | None) -> None:
+    """A workflow group, a workflow in it with a run, form field conditions and a custom field selection (their fields its own). Deleted children first."""
+    group = ident(c.call("createWorkflowGroup", doc("workflow_groups", name=f"SDK workflow group {run}", kind="incident")))
+    workflow = ident(c.call("createWorkflow", doc("workflows", name=f"SDK workflow {run}", workflow_group_id=group)))
+    field = ident(c.call("createFormField", doc("form_fields", name=f"SDK workflow field {run}", kind="custom", input_kind="multi_select")))
+    option = ident(c.call("createFormFieldOption", doc("form_field_options", form_field_id=field, value="EU"), form_field_id=field))
+    # An action item's field: the reference's (and so the SDK's) form field has no resource_type, so it is created with plain HTTP.
+    action_item_field = plain_create(c, "/v1/form_fields", doc("form_fields", name=f"SDK action item field {run}", kind="custom", input_kind="multi_select", resource_type="action_item"))
+    custom_field = ident(c.call("createCustomField", doc("custom_fields", label=f"SDK workflow custom field {run}")))
+    # No workflow task: SDK 3.0.1 cannot build or parse one (README.md).
+    c.call("createWorkflowRun", doc("workflow_runs", incident_id=incident), workflow_id=workflow)
+    condition = ident(c.call("createWorkflowFormFieldCondition", doc("workflow_form_field_conditions", incident_condition="ANY", form_field_id=field, selected_option_ids=[option]), workflow_id=workflow))
+    action_item_condition = ident(
+        c.call(
+            "createWorkflowActionItemFormFieldCondition",
+            doc("workflow_action_item_form_field_conditions", form_field_id=action_item_field, action_item_condition="CONTAINS"),
+            workflow_id=workflow,
+        )
+    )
+    selection = ident(c.call("createWorkflowCustomFieldSelection", doc("workflow_custom_field_selections", incident_condition="ANY", custom_field_id=custom_field, values=["EU"]), workflow_id=workflow))
+    c.call("ListWorkflowRuns", workflow_id=workflow)
+    for list_op, parent, get_op, update_op, id_, type_, attributes in (
+        ("listWorkflowGroups", {}, "getWorkflowGroup", "updateWorkflowGroup", group, "workflow_groups", {"name": f"SDK workflow group {run} renamed"}),
+        ("listWorkflows", {}, "getWorkflow", "updateWorkflow", workflow, "workflows", {"description": "Pages the owner"}),
+        ("listWorkflowFormFieldConditions", {"workflow_id": workflow}, "getWorkflowFormFieldCondition", "updateWorkflowFormFieldCondition", condition, "workflow_form_field_conditions", {"selected_option_ids": []}),
+        (
+            "listWorkflowActionItemFormFieldConditions",
+            {"workflow_id": workflow},
+            "getWorkflowActionItemFormFieldCondition",
+            "updateWorkflowActionItemFormFieldCondition",
+            action_item_condition,
+            "workflow_action_item_form_field_conditions",
+            {"action_item_condition": "IS"},
+        ),
+        ("listWorkflowCustomFieldSelections", {"workflow_id": workflow}, "getWorkflowCustomFieldSelection", "updateWorkflowCustomFieldSelection", selection, "workflow_custom_field_selections", {"values": ["EU", "US"]}),
+    ):
+        c.call(list_op, **parent)
+        c.call(get_op, id=id_)
+        c.call(update_op, doc(type_, **attributes), id=id_)
+    for operation, id_ in (
+        ("deleteWorkflowCustomFieldSelection", selection),
+        ("deleteWorkflowActionItemFormFieldCondition", action_item_condition),
+        ("deleteWorkflowFormFieldCondition", condition),
+        ("deleteWorkflow", workflow),
+        ("deleteWorkflowGroup", group),
+        ("deleteCustomField", custom_field),
+        ("deleteFormFieldOption", option),
+        ("deleteFormField", field),
+    ):
+        c.call(operation, id=id_)
+    # Plain HTTP again: SDK 3.0.1's FormField.resource_type knows only incident and problem, so it cannot parse an action item's field (README.md).
+    if action_item_field:
+        c.client.get_httpx_client().delete(f"/v1/form_fields/{action_item_field}")
+
+
+def slas_and_playbooks(c: Check, run: str, user: str | None) -> None:
+    """An SLA for action items; a playbook with a task. Deleted children first."""
+    deadlines = {"assignment_deadline_days": 2, "assignment_deadline_parent_status": "started", "completion_deadline_days": 14, "completion_deadline_parent_status": "resolved"}
+    sla = ident(c.call("createSLA", doc("slas", name=f"SDK SLA {run}", manager_user_id=int(user) if user else None, **deadlines)))
+    c.call("listSLAs")
+    c.call("getSLA", id=sla)
+    c.call("updateSLA", doc("slas", completion_deadline_days=30, completion_skip_weekends=True), id=sla)
+    playbook = ident(c.call("createPlaybook", doc("playbooks", title=f"SDK playbook {run}", summary="Fail the database over")))
+    task = ident(c.call("createPlaybookTask", doc("playbook_tasks", task="Page the DBA"), playbook_id=playbook))
+    c.call("listPlaybooks")
+    c.call("getPlaybook", id=playbook)
+    c.call("updatePlaybook", doc("playbooks", summary="Fail over to the replica"), id=playbook)
+    c.call("listPlaybookTasks", playbook_id=playbook)
+    c.call("getPlaybookTask", id=task)
+    c.call("updatePlaybookTask", doc("playbook_tasks", description="Within 5 minutes"), id=task)
+    c.call("deletePlaybookTask", id=task)
+    c.call("deletePlaybook", id=playbook)
+    c.call("deleteSLA", id=sla)
+
+
+def retrospectives(c: Check, run: str, incident: str | None, team: str | None) -> None:
+    """
+    A retrospective process with a step and a group placing it, a post-mortem template, the incident's post-mortem. Deleted children first.
+    One process matches a team, one matches everything (no criteria: none answered, which the SDK parses).
+    """
+    catch_all = ident(c.call("createRetrospectiveProcess", doc("retrospective_processes", name=f"SDK catch-all process {run}", copy_from="starter_template")))
+    process = ident(
+        c.call("createRetrospectiveProcess", doc("retrospective_processes", name=f"SDK process {run}", copy_from="starter_template", retrospective_process_matching_criteria={"group_ids": [team]}))
+    )
+    step = ident(c.call("createRetrospectiveStep", doc("retrospective_steps", title=f"SDK step {run}"), retrospective_process_id=process))
+    # A group's sub-status is a retrospective one, created with plain HTTP: the SDK's SubStatus cannot parse parent_status "retrospective" (README.md).
+    reviewing = plain_create(c, "/v1/sub_statuses", doc("sub_statuses", name=f"SDK reviewing {run}", parent_status="retrospective"))
+    group = ident(c.call("createRetrospectiveProcessGroup", doc("retrospective_process_groups", sub_status_id=reviewing), retrospective_process_id=process))
+    group_step = ident(c.call("createRetrospectiveProcessGroupStep", doc("retrospective_process_group_steps", retrospective_step_id=step), retrospective_process_group_id=group))
+    template = ident(c.call("createPostmortemTemplate", doc("post_mortem_templates", name=f"SDK review {run}", content="<h1>{{ incident.title }}</h1>")))
+    for list_op, parent, get_op, update_op, id_, type_, attributes in (
+        ("listRetrospectiveProcesses", {}, "getRetrospectiveProcess", "updateRetrospectiveProcess", process, "retrospective_processes", {"description": "For every outage"}),
+        ("listRetrospectiveSteps", {"retrospective_process_id": process}, "getRetrospectiveStep", "updateRetrospectiveStep", step, "retrospective_steps", {"description": "Write it down"}),
+        ("listRetrospectiveProcessGroups", {"retrospective_process_id": process}, "getRetrospectiveProcessGroup", "updateRetrospectiveProcessGroup", group, "retrospective_process_groups", {"position": 1}),
+        (
+            "listRetrospectiveProcessGroupSteps",
+            {"retrospective_process_group_id": group},
+            "getRetrospectiveProcessGroupStep",
+            "updateRetrospectiveProcessGroupStep",
+            group_step,
+            "retrospective_process_group_steps",
+            {"position": 1},
+        ),
+        ("listPostmortemTemplates", {}, "getPostmortemTemplate", "updatePostmortemTemplate", template, "post_mortem_templates", {"name": f"SDK review {run} renamed"}),
+        ("listIncidentPostMortems", {}, "ListIncidentPostmortem", "updateIncidentPostmortem", incident, "incident_post_mortems", {"title": f"SDK post-mortem {run}", "status": "draft"}),
+    ):
+        c.call(list_op, **parent)
+        c.call(get_op, id=id_)
+        c.call(update_op, doc(type_, **attributes), id=id_)
+    for operation, id_ in (
+        ("deletePostmortemTemplate", template),
+        ("deleteRetrospectiveProcessGroupStep", group_step),
+        ("deleteRetrospectiveProcessGroup", group),
+        ("deleteRetrospectiveStep", step),
+        ("deleteRetrospectiveProcess", process),
+        ("deleteRetrospectiveProcess", catch_all),
+    ):
+        c.call(operation, id=id_)
+    if reviewing:
+        c.client.get_httpx_client().delete(f"/v1/sub_statuses/{reviewing}")
+
+
+def routers_permissions_connectors(c: Check, run: str, service: str | None) -> None:
+    """A live call router and a number for one; an incident permission set with a boolean and a resource; an edge connector with an action. Deleted children first."""
+    c.call("generatePhoneNumberLiveCallRouter", country_code="US", phone_type="local")
+    # The SDK sends the create's "service"; Taproot answers "Service", as the reference's answer (and the SDK's LiveCallRouter) has it.
+    router = ident(
+        c.call(
+            "createLiveCallRouter",
+            doc(
+                "live_call_routers",
+                name=f"SDK support line {run}",
+                kind="live",
+                country_code="US",
+                phone_type="local",
+                phone_number=f"+1415555{int(run, 16) % 10000:04d}",
+                voicemail_greeting="Leave a message",
+                paging_targets=[],
+                escalation_policy_trigger_params={"id": service, "type": "service"},
+            ),
+        )
+    )
+    # A phone tree without a direct target: none answered, which the SDK parses.
+    tree = ident(
+        c.call(
+            "createLiveCallRouter",
+            doc(
+                "live_call_routers",
+                name=f"SDK phone tree {run}",
+                kind="voicemail",
+                country_code="US",
+                phone_type="local",
+                phone_number=f"+1415556{int(run, 16) % 10000:04d}",
+                voicemail_greeting="Leave a message",
+                paging_targets=[],
+            ),
+        )
+    )
+    c.call("listLiveCallRouters")
+    c.call("getLiveCallRouter", id=router)
+    c.call("updateLiveCallRouter", doc("live_call_routers", kind="voicemail", unavailable_responder_message="Nobody is free", escalation_policy_trigger_params={"id": service, "type": "Service"}), id=router)
+    permission_set = ident(c.call("createIncidentPermissionSet", doc("incident_permission_sets", name=f"SDK responders {run}")))
+    boolean = ident(c.call("createIncidentPermissionSetBoolean", doc("incident_permission_set_booleans", incident_permission_set_id=permission_set, kind="update_summary"), incident_permission_set_id=permission_set))
+    resource = ident(
+        c.call("createIncidentPermissionSetResource", doc("incident_permission_set_resources", incident_permission_set_id=permission_set, kind="severities", resource_type="Severity", resource_id=str(uuid.uuid4())), incident_permission_set_id=permission_set)
+    )
+    # The SDK declares the edge connectors' calls without a body (as the reference does): ids are read from the answers.
+    connector = created_id(c, c.call("createEdgeConnector", doc("edge_connectors", name=f"SDK datacenter agent {run}")))
+    action = created_id(c, c.call("createEdgeConnectorAction", doc("edge_connector_actions", name="Restart", action_type="script"), edge_connector_id=connector))
+    for list_op, parent, get_op, update_op, id_, type_, attributes in (
+        ("listIncidentPermissionSets", {}, "getIncidentPermissionSet", "updateIncidentPermissionSet", permission_set, "incident_permission_sets", {"public_incident_permissions": ["create", "read"]}),
+        (
+            "listIncidentPermissionSetBooleans",
+            {"incident_permission_set_id": permission_set},
+            "getIncidentPermissionSetBoolean",
+            "updateIncidentPermissionSetBoolean",
+            boolean,
+            "incident_permission_set_booleans",
+            {"enabled": False},
+        ),
+        (
+            "listIncidentPermissionSetResources",
+            {"incident_permission_set_id": permission_set},
+            "getIncidentPermissionSetResource",
+            "updateIncidentPermissionSetResource",
+            resource,
+            "incident_permission_set_resources",
+            {"private": True},
+        ),
+        ("listEdgeConnectors", {}, "getEdgeConnector", "updateEdgeConnector", connector, "edge_connectors", {"description": "In the datacenter"}),
+    ):
+        c.call(list_op, **parent)
+        c.call(get_op, id=id_)
+        c.call(update_op, doc(type_, **attributes), id=id_)
+    # An action is named under its connector.
+    c.call("listEdgeConnectorActions", edge_connector_id=connector)
+    c.call("getEdgeConnectorAction", edge_connector_id=connector, id=action)
+    c.call("updateEdgeConnectorAction", doc("edge_connector_actions", name="Restart twice"), edge_connector_id=connector, id=action)
+    c.call("deleteEdgeConnectorAction", edge_connector_id=connector, id=action)
+    for operation, id_ in (
+        ("deleteEdgeConnector", connector),
+        ("deleteIncidentPermissionSetResource", resource),
+        ("deleteIncidentPermissionSetBoolean", boolean),
+        ("deleteIncidentPermissionSet", permission_set),
+        ("deleteLiveCallRouter", router),
+        ("deleteLiveCallRouter", tree),
+    ):
+        c.call(operation, id=id_)
+
+
+def recordings_and_feedback(c: Check, run: str, incident: str | None) -> None:
+    """The incident's meeting recordings through their moves, an imported one without its video, a standalone session; a feedback on the incident. Deleted last."""
+    recording = ident(c.call("createMeetingRecording", incident_id=incident, platform="zoom"))
+    other = ident(c.call("createMeetingRecording", incident_id=incident, platform="microsoft_teams"))
+    c.call("listMeetingRecordings", incident_id=incident)
+    c.call("listAllMeetingRecordings")
+    c.call("getMeetingRecording", id=recording)
+    c.call("resumeMeetingRecording", id=recording)
+    c.call("pauseMeetingRecording", id=recording)
+    c.call("resumeMeetingRecording", id=recording)
+    c.call("leaveMeetingRecording", id=recording)
+    c.call("stopMeetingRecording", id=other)
+    imported = ident(
+        c.call(
+            "importMeetingRecording",
+            {"source": "recall_desktop_sdk", "recall_recording_id": str(uuid.uuid4()), "platform": "google_meet", "video_url": "https://media.example.test/r.mp4", "word_count": 120},
+            incident_id=incident,
+        )
+    )
+    c.call("deleteMeetingRecordingVideo", id=imported)
+    session = c.call("startRecordingSession", {"platform": "webex", "title": f"SDK desk call {run}"})
+    session_id = getattr(getattr(session, "data", None), "session_id", None)
+    c.call("stopMeetingRecording", id=session_id)
+    c.call("deleteStandaloneMeetingRecording", id=session_id)
+    for id_ in (imported, other, recording):
+        c.call("deleteMeetingRecording", id=id_)
+    feedback = ident(c.call("createIncidentFeedback", doc("incident_feedbacks", incident_id=incident, rating=4, feedback="Great coordination"), incident_id=incident))
+    c.call("listIncidentFeedbacks", incident_id=incident)
+    c.call("getIncidentFeedbacks", id=feedback)
+    c.call("updateIncidentFeedback", doc("incident_feedbacks", rating=3, anonymous=True), id=feedback)
 
 
 def ingest_receipt(c: Check, source: str | None) -> str | None:

@@ -35,7 +35,8 @@ describe('live call routers over HTTP', () => {
     );
     const a = made.attributes;
     assert.deepEqual([a.enabled, a.notify_via_sms, a.notify_via_push_notification, a.calling_tree_enabled, a.slug], [true, true, false, false, 'payments-hotline']);
-    assert.deepEqual(a.escalation_policy_trigger_params, { id: service, type: 'service' });
+    // Answered as the reference (and the hosted API's SDK) reads it.
+    assert.deepEqual(a.escalation_policy_trigger_params, { id: service, type: 'Service' });
     assert.equal((await send('GET', '/v1/live_call_routers/payments-hotline')).body.data.id, made.id);
     assert.ok(ids(await send('GET', '/v1/live_call_routers?filter[search]=Payments')).includes(made.id));
     const changed = await send('PUT', `/v1/live_call_routers/${made.id}`, doc('live_call_routers', { kind: 'voicemail', unavailable_responder_message: 'Nobody is free', phone_number: '+14155550199' }));
@@ -49,6 +50,8 @@ describe('live call routers over HTTP', () => {
       await send('POST', '/v1/live_call_routers', router({ calling_tree_enabled: true, calling_tree_prompt: 'Press 1 for payments', paging_targets: [{ id: team, type: 'team', alert_urgency_id: urgency }, { id: service, type: 'service', alert_urgency_id: urgency }] })),
     );
     assert.equal(tree.attributes.paging_targets.length, 2);
+    // No direct target: none answered (the reference's answer declares it non-nullable).
+    assert.ok(!('escalation_policy_trigger_params' in tree.attributes));
     const count = (await send('GET', '/v1/live_call_routers?page[size]=100')).body.meta.total_count;
     const theirTeam = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Theirs') }), other.token)).id;
     for (const [attributes, pointer] of [

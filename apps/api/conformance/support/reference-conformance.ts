@@ -100,6 +100,8 @@ export interface ReferenceResource {
   outputOnly?: Record<string, string>;
   /** Attributes the reference's request takes as the integer 1 or 0 and its response declares boolean: a sent 1 or 0 is answered true or false. */
   integerBooleans?: string[];
+  /** Attributes answered in another spelling than sent, as the reference answers them: how a sent value is answered. */
+  answeredAs?: Record<string, (sent: unknown) => unknown>;
   /** The reference's update document when it is not `update_<singular>` (a catalog property's is `update_catalog_field`). */
   updateSchema?: string;
   /** Members the answers add to the objects of an attribute, at any depth (the spec's output-only `conditions[].values`, the ids of a route's rule graph): left out before comparing with what was sent. */
@@ -261,7 +263,8 @@ function withoutAdded(r: ReferenceResource, name: string, value: unknown): unkno
 }
 
 /** A sent value as the answer carries it: 1 and 0 of an `integerBooleans` attribute are true and false. */
-const answeredAs = (r: ReferenceResource, name: string, value: unknown) => (r.integerBooleans?.includes(name) && (value === 1 || value === 0) ? value === 1 : value);
+const answeredAs = (r: ReferenceResource, name: string, value: unknown) =>
+  r.answeredAs?.[name] ? r.answeredAs[name](value) : r.integerBooleans?.includes(name) && (value === 1 || value === 0) ? value === 1 : value;
 
 /** Every attribute sent that the reference's output declares comes back as sent. */
 export function assertEchoed(r: ReferenceResource, sent: Attributes, got: Attributes, what: string): void {

@@ -17,6 +17,8 @@ export const WAITING_MUSIC_URLS = [
 ] as const;
 
 const TRIGGER_TYPES = ['service', 'group', 'escalation_policy', 'functionality', 'Service', 'Group', 'EscalationPolicy', 'Functionality'] as const;
+/** A direct target's type as the reference (and the hosted API's SDK) answers it. */
+const ANSWERED_TYPE: Record<string, string> = { service: 'Service', group: 'Group', escalation_policy: 'EscalationPolicy', functionality: 'Functionality' };
 
 /** E.164: a plus, a country code and at most 15 digits in all. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
@@ -72,10 +74,11 @@ export const liveCallRouterSchema = defineResource({
     escalation_policy_trigger_params: {
       type: 'object',
       nullable: true,
+      omitWhenNull: true,
       description: 'Whom a call pages without a phone tree',
       properties: {
         id: { type: 'string', required: true, description: 'The ID of notification target' },
-        // The reference's create spells it `service`, its update and answer `Service`: either is taken and answered as written.
+        // The reference's create spells it `service`, its update and answer `Service`: either is taken, answered as the reference answers it.
         type: { type: 'string', required: true, enum: TRIGGER_TYPES, description: 'The type of the notification target' },
       },
     },
@@ -120,7 +123,7 @@ async function checked(ctx: WriteContext, changes: Row, currentId?: string): Pro
   const trigger = changes.escalation_policy_trigger_params as Row | null | undefined;
   if (trigger) records.push({ kind: TARGET_KINDS[String(trigger.type)], id: String(trigger.id), attribute: 'escalation_policy_trigger_params/id' });
   await requireRecords(ctx, records);
-  return changes;
+  return trigger ? { ...changes, escalation_policy_trigger_params: { ...trigger, type: ANSWERED_TYPE[String(trigger.type)] ?? trigger.type } } : changes;
 }
 
 export const liveCallRouterDefinition: ResourceDefinition = {

@@ -49,7 +49,8 @@ function redacted(schema: ResourceSchema, snapshot: Snapshot, audience: 'events'
 
 /** A write's answer: the snapshot as a resource object (its values are already wire values). */
 export function snapshotObject(schema: ResourceSchema, snapshot: Snapshot): ResourceObject {
-  const { id, ...attributes } = snapshot;
+  const { id, ...all } = snapshot;
+  const attributes = Object.fromEntries(Object.entries(all).filter(([name, value]) => !(value == null && schema.attributes[name]?.omitWhenNull)));
   return { id, type: schema.type, attributes };
 }
 

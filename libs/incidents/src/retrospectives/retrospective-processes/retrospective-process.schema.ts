@@ -38,6 +38,8 @@ export const retrospectiveProcessSchema = defineResource({
     retrospective_process_matching_criteria: {
       type: 'object',
       nullable: true,
+      // The reference's answer declares a non-nullable oneOf: a process without criteria has none, not null.
+      omitWhenNull: true,
       properties: {
         severity_ids: ids('Severity IDs for retrospective process matching criteria'),
         group_ids: ids('Team IDs for retrospective process matching criteria'),

@@ -40,6 +40,7 @@ export function toResourceObject(schema: ResourceSchema, row: Record<string, unk
   const attributes: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(schema.attributes)) {
     const value = row[def.column ?? name];
+    if (value == null && def.omitWhenNull) continue;
     attributes[name] = value === undefined ? null : toWire(value);
   }
   return { id: String(row.id), type: schema.type, attributes };

@@ -89,6 +89,11 @@ export interface AttributeDef {
    */
   virtual?: boolean;
   /**
+   * Left out of answers while null: the reference's answer declares the attribute non-nullable and
+   * its clients (the generated SDK) fail on a null (a live call router without a direct target).
+   */
+  omitWhenNull?: boolean;
+  /**
    * A secret, kept out of what leaves the write table (strings only). `'answered'`: the API answers
    * it (a webhook endpoint's signing secret, which its owner reads back) but events carry
    * `REDACTED`, so the bus, the audit log and every consumer never see it; the read model copies it
