@@ -1,23 +1,15 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 import { created, doc, ids, outboxTypes, pointers, unique, type Attributes } from './support/json-api';
 
 type Json = Record<string, any>;
 
 /** Custom catalogs, their properties and entities, and the built-in catalogs' properties (docs/catalogs.md). */
 describe('catalogs over HTTP', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
   const newCatalog = async (attributes: Attributes = {}): Promise<Json> => created(await send('POST', '/v1/catalogs', doc('catalogs', { name: unique('Catalog'), ...attributes })));
   const newProperty = async (catalogId: string, attributes: Attributes): Promise<Json> =>
     created(await send('POST', `/v1/catalogs/${catalogId}/properties`, doc('catalog_properties', { name: unique('Property'), kind: 'text', ...attributes })));
@@ -41,7 +33,7 @@ describe('catalogs over HTTP', () => {
     const deleted = await send('DELETE', `/v1/catalogs/${catalog.id}`);
     assert.equal(deleted.status, 200);
     assert.equal((await send('GET', `/v1/catalogs/${catalog.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, catalog.id), ['catalog.created', 'catalog.updated', 'catalog.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, catalog.id), ['catalog.created', 'catalog.updated', 'catalog.deleted']);
   });
 
   test('bad catalog input is a 422 naming the attribute, and nothing is written', async () => {
@@ -76,7 +68,7 @@ describe('catalogs over HTTP', () => {
     const target = await newCatalog();
     const without = await send('POST', `/v1/catalogs/${catalog.id}/properties`, doc('catalog_properties', { name: 'Owner', kind: 'reference' }));
     assert.deepEqual([without.status, pointers(without)], [422, ['/data/attributes/kind_catalog_id']]);
-    const foreign = created(await send('POST', '/v1/catalogs', doc('catalogs', { name: unique('Theirs') }), other.token));
+    const foreign = created(await send('POST', '/v1/catalogs', doc('catalogs', { name: unique('Theirs') }), w.other.token));
     const theirs = await send('POST', `/v1/catalogs/${catalog.id}/properties`, doc('catalog_properties', { name: 'Owner', kind: 'reference', kind_catalog_id: foreign.id }));
     assert.deepEqual([theirs.status, pointers(theirs)], [422, ['/data/attributes/kind_catalog_id']]);
     const reference = await newProperty(catalog.id, { name: 'Owner', kind: 'reference', kind_catalog_id: target.id });
@@ -101,7 +93,7 @@ describe('catalogs over HTTP', () => {
     assert.equal((await send('GET', `/v1/catalog_properties/${forServices.id}`)).body.data.attributes.name, 'Language');
     const wrongType = await send('POST', '/v1/environments/properties', doc('catalog_properties', { name: 'Region', kind: 'text', catalog_type: 'cause' }));
     assert.deepEqual([wrongType.status, pointers(wrongType)], [422, ['/data/attributes/catalog_type']]);
-    assert.deepEqual(ids(await send('GET', '/v1/services/properties', undefined, other.token)), []);
+    assert.deepEqual(ids(await send('GET', '/v1/services/properties', undefined, w.other.token)), []);
     // The route is the properties', not a service named "properties".
     assert.equal((await send('GET', '/v1/services/properties')).body.data[0].type, 'catalog_properties');
   });
@@ -216,7 +208,7 @@ describe('catalogs over HTTP', () => {
     const service = created(await send('POST', '/v1/services', doc('services', { name: unique('Billing'), properties: [{ catalog_property_id: forServices.id, value: 'node' }] })));
     assert.equal((await send('DELETE', `/v1/catalog_properties/${doomed.id}`)).status, 200);
     assert.deepEqual((await send('GET', `/v1/catalog_entities/${entity.id}`)).body.data.attributes.properties, [{ catalog_property_id: kept.id, value: 'k' }]);
-    assert.deepEqual(await outboxTypes(api, entity.id), ['catalog_entity.created', 'catalog_entity.updated']);
+    assert.deepEqual(await outboxTypes(w.api, entity.id), ['catalog_entity.created', 'catalog_entity.updated']);
     assert.equal((await send('GET', `/v1/catalog_entity_properties/${value.id}`)).status, 404);
     assert.equal((await send('DELETE', `/v1/catalog_properties/${forServices.id}`)).status, 200);
     assert.deepEqual((await send('GET', `/v1/services/${service.id}`)).body.data.attributes.properties, []);
@@ -229,8 +221,8 @@ describe('catalogs over HTTP', () => {
     const value = created(await send('POST', `/v1/catalog_entities/${entity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: property.id, key: 'text', value: 'XL' })));
     assert.equal((await send('DELETE', `/v1/catalogs/${catalog.id}`)).status, 200);
     for (const path of [`/v1/catalog_entities/${entity.id}`, `/v1/catalog_properties/${property.id}`, `/v1/catalog_entity_properties/${value.id}`]) assert.equal((await send('GET', path)).status, 404, path);
-    assert.deepEqual(await outboxTypes(api, entity.id), ['catalog_entity.created', 'catalog_entity.deleted']);
-    assert.deepEqual(await outboxTypes(api, value.id), ['catalog_entity_property.created', 'catalog_entity_property.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, entity.id), ['catalog_entity.created', 'catalog_entity.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, value.id), ['catalog_entity_property.created', 'catalog_entity_property.deleted']);
   });
 
   test('the deprecated entity property values: under their entity, of a property of its catalog', async () => {
@@ -253,7 +245,7 @@ describe('catalogs over HTTP', () => {
     const catalog = await newCatalog();
     const property = await newProperty(catalog.id, { name: 'Secret' });
     const entity = await newEntity(catalog.id, { external_id: 'mine' });
-    const theirs = (method: string, path: string, body?: unknown) => send(method, path, body, other.token);
+    const theirs = (method: string, path: string, body?: unknown) => send(method, path, body, w.other.token);
     for (const path of [`/v1/catalogs/${catalog.id}`, `/v1/catalog_properties/${property.id}`, `/v1/catalog_entities/${entity.id}`, `/v1/catalogs/${catalog.id}/entities`, `/v1/catalogs/${catalog.id}/properties`]) {
       assert.equal((await theirs('GET', path)).status, 404, path);
     }

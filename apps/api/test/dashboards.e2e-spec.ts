@@ -1,6 +1,6 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 import { created, doc, ids, outboxTypes, pointers, unique, type Attributes } from './support/json-api';
 
 type Json = Record<string, any>;
@@ -9,18 +9,10 @@ const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** Dashboards and their panels, whose data counts the organization's records per period (docs/dashboards.md). */
 describe('dashboards over HTTP', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const newDashboard = async (attributes: Attributes = {}, token = org.token): Promise<Json> =>
+  const newDashboard = async (attributes: Attributes = {}, token = w.org.token): Promise<Json> =>
     created(await send('POST', '/v1/dashboards', doc('dashboards', { name: unique('Dashboard'), owner: 'team', ...attributes }), token));
   const incidentsDataset = (extra: Attributes = {}) => ({ collection: 'incidents', aggregate: { operation: 'count', cumulative: false }, ...extra });
   const newPanel = async (dashboardId: string, attributes: Attributes = {}): Promise<Json> =>
@@ -45,12 +37,12 @@ describe('dashboards over HTTP', () => {
     assert.deepEqual(withPanels.body.included.map((i: Json) => i.id), [panel.id]);
     assert.equal((await send('DELETE', `/v1/dashboards/${dashboard.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/dashboard_panels/${panel.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, panel.id), ['dashboard_panel.created', 'dashboard_panel.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, panel.id), ['dashboard_panel.created', 'dashboard_panel.deleted']);
   });
 
   test("a user's dashboard is its creator's; bad input is a 422 naming the attribute and nothing is written", async () => {
-    const userId = await api.addUser(org.organizationId, { roleKind: 'admin' });
-    const personal = await api.issueApiKey(org.organizationId, { kind: 'personal', userId });
+    const userId = await w.api.addUser(w.org.organizationId, { roleKind: 'admin' });
+    const personal = await w.api.issueApiKey(w.org.organizationId, { kind: 'personal', userId });
     const mine = await newDashboard({ owner: 'user' }, personal);
     assert.equal(mine.attributes.user_id, userId);
     const count = (await send('GET', '/v1/dashboards?page[size]=100')).body.meta.total_count;
@@ -68,8 +60,8 @@ describe('dashboards over HTTP', () => {
 
   test("a panel's data counts the organization's incidents per period of its window, filtered and grouped", async () => {
     const dashboard = await newDashboard();
-    await incidents(org.token, { severity: 'SEV0' }, {}, { status: 'mitigated' });
-    await incidents(other.token, {}, {});
+    await incidents(w.org.token, { severity: 'SEV0' }, {}, { status: 'mitigated' });
+    await incidents(w.other.token, {}, {});
     const panel = await newPanel(dashboard.id);
     const today = isoDay(Date.now());
     const [series] = panel.attributes.data;
@@ -86,7 +78,7 @@ describe('dashboards over HTTP', () => {
     assert.equal(mitigated.attributes.data[0].name, 'Mitigated');
     const before = await send('GET', `/v1/dashboard_panels/${mitigated.id}`);
     const mitigatedToday = before.body.data.attributes.data[0].data[today];
-    await incidents(org.token, { status: 'mitigated' });
+    await incidents(w.org.token, { status: 'mitigated' });
     assert.equal((await send('GET', `/v1/dashboard_panels/${mitigated.id}`)).body.data.attributes.data[0].data[today], mitigatedToday + 1);
     const byStatus = await newPanel(dashboard.id, { params: { display: 'pie_chart', datasets: [incidentsDataset({ group_by: 'status' })] } });
     const names = byStatus.attributes.data.map((s: Json) => s.name);
@@ -99,11 +91,11 @@ describe('dashboards over HTTP', () => {
   test('private incidents count only for callers who may read them', async () => {
     const dashboard = await newDashboard();
     const panel = await newPanel(dashboard.id, { params: { datasets: [incidentsDataset({ filter: [{ operation: 'and', rules: [{ key: 'private', condition: '=', value: 'true' }] }] })] } });
-    await incidents(org.token, { private: true });
+    await incidents(w.org.token, { private: true });
     const today = isoDay(Date.now());
     assert.equal((await send('GET', `/v1/dashboard_panels/${panel.id}`)).body.data.attributes.data[0].data[today], 1);
     const role = created(await send('POST', '/v1/roles', doc('roles', { name: unique('No private'), incidents_permissions: ['read'] })));
-    const limited = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: role.id });
+    const limited = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: role.id });
     assert.equal((await send('GET', `/v1/dashboard_panels/${panel.id}`, undefined, limited)).body.data.attributes.data[0].data[today], 0);
   });
 
@@ -145,7 +137,7 @@ describe('dashboards over HTTP', () => {
     assert.deepEqual([panelCopy.status, panelCopy.body.data.attributes.name, panelCopy.body.data.attributes.dashboard_id], [201, 'Load (copy)', dashboard.id]);
     const setDefault = await send('POST', `/v1/dashboards/${copy.body.data.id}/set_default`);
     assert.deepEqual([setDefault.status, setDefault.body.data.id], [200, copy.body.data.id]);
-    assert.deepEqual((await outboxTypes(api, copy.body.data.id)).slice(-1), ['dashboard.default_set']);
+    assert.deepEqual((await outboxTypes(w.api, copy.body.data.id)).slice(-1), ['dashboard.default_set']);
   });
 
   test("the charts of a service, functionality and team: its incidents per period, its uptime; another organization's record is a 404", async () => {
@@ -153,7 +145,7 @@ describe('dashboards over HTTP', () => {
     const functionality = created(await send('POST', '/v1/functionalities', doc('functionalities', { name: unique('Pay') })));
     const team = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Payments') })));
     const startedAt = new Date(Date.now() - 6 * 3_600_000).toISOString();
-    await incidents(org.token, { service_ids: [service.id], functionality_ids: [functionality.id], group_ids: [team.id], started_at: startedAt }, { service_ids: [service.id] }, {});
+    await incidents(w.org.token, { service_ids: [service.id], functionality_ids: [functionality.id], group_ids: [team.id], started_at: startedAt }, { service_ids: [service.id] }, {});
     const today = isoDay(Date.now());
     const byService = await send('GET', `/v1/services/${service.id}/incidents_chart?period=day`);
     assert.equal(byService.status, 200);
@@ -170,14 +162,14 @@ describe('dashboards over HTTP', () => {
     const bad = await send('GET', `/v1/services/${service.id}/incidents_chart?period=year`);
     assert.deepEqual([bad.status, bad.body.errors[0].source.parameter], [400, 'period']);
     for (const path of [`/v1/services/${service.id}/incidents_chart?period=day`, `/v1/teams/${team.id}/incidents_chart?period=day`, `/v1/functionalities/${functionality.id}/uptime_chart`]) {
-      assert.equal((await send('GET', path, undefined, other.token)).status, 404, path);
+      assert.equal((await send('GET', path, undefined, w.other.token)).status, 404, path);
     }
   });
 
   test("another organization's dashboards and panels answer 404 and are never listed", async () => {
     const dashboard = await newDashboard();
     const panel = await newPanel(dashboard.id);
-    const theirs = (method: string, path: string, body?: unknown) => send(method, path, body, other.token);
+    const theirs = (method: string, path: string, body?: unknown) => send(method, path, body, w.other.token);
     for (const [method, path] of [
       ['GET', `/v1/dashboards/${dashboard.id}`],
       ['GET', `/v1/dashboard_panels/${panel.id}`],

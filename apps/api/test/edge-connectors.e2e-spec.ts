@@ -1,24 +1,16 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 import { created, doc, ids, outboxTypes, pointers, unique, type Attributes } from './support/json-api';
 
 type Json = Record<string, any>;
 
 /** Edge connectors and their actions (docs/edge-connectors.md). */
 describe('edge connectors over HTTP', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const newConnector = async (attributes: Attributes = {}, token = org.token): Promise<Json> =>
+  const newConnector = async (attributes: Attributes = {}, token = w.org.token): Promise<Json> =>
     created(await send('POST', '/v1/edge_connectors', doc('edge_connectors', { name: unique('Datacenter agent'), ...attributes }), token));
   const actions = (connector: string) => `/v1/edge_connectors/${connector}/actions`;
 
@@ -37,11 +29,11 @@ describe('edge connectors over HTTP', () => {
     const action = created(await send('POST', actions(connector.id), doc('edge_connector-actions', { name: 'Restart', action_type: 'script' })));
     assert.equal((await send('DELETE', `/v1/edge_connectors/${connector.id}`)).status, 200);
     assert.equal((await send('GET', `${actions(connector.id)}/${action.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, action.id), ['edge_connector_action.created', 'edge_connector_action.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, action.id), ['edge_connector_action.created', 'edge_connector_action.deleted']);
   });
 
   test('bad connectors are a 422 naming the attribute, and nothing is written', async () => {
-    const theirs = created(await send('POST', '/v1/services', doc('services', { name: unique('Theirs') }), other.token)).id;
+    const theirs = created(await send('POST', '/v1/services', doc('services', { name: unique('Theirs') }), w.other.token)).id;
     const count = (await send('GET', '/v1/edge_connectors?per_page=100')).body.meta.total_count;
     for (const [attributes, pointer] of [
       [{ filters: { service_ids: [theirs] } }, '/data/attributes/filters/service_ids/0'],
@@ -88,7 +80,7 @@ describe('edge connectors over HTTP', () => {
     const connector = await newConnector();
     const action = created(await send('POST', actions(connector.id), doc('edge_connector-actions', { name: unique('Run'), action_type: 'script' })));
     const role = created(await send('POST', '/v1/roles', doc('roles', { name: unique('Incidents only'), incidents_permissions: ['read'] })));
-    const limited = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: role.id });
+    const limited = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: role.id });
     assert.equal((await send('GET', '/v1/edge_connectors', undefined, limited)).status, 403);
     assert.equal((await send('POST', actions(connector.id), doc('edge_connector-actions', { name: 'x', action_type: 'script' }), limited)).status, 403);
     for (const [method, path] of [
@@ -99,9 +91,9 @@ describe('edge connectors over HTTP', () => {
       ['GET', `${actions(connector.id)}/${action.id}`],
       ['DELETE', `${actions(connector.id)}/${action.id}`],
     ]) {
-      assert.equal((await send(method, path, method === 'PATCH' ? doc('edge_connectors', { name: 'Taken' }) : undefined, other.token)).status, 404, `${method} ${path}`);
+      assert.equal((await send(method, path, method === 'PATCH' ? doc('edge_connectors', { name: 'Taken' }) : undefined, w.other.token)).status, 404, `${method} ${path}`);
     }
-    assert.equal((await send('POST', actions(connector.id), doc('edge_connector-actions', { name: 'Intruder', action_type: 'script' }), other.token)).status, 404);
-    assert.ok(!ids(await send('GET', '/v1/edge_connectors?per_page=100', undefined, other.token)).includes(connector.id));
+    assert.equal((await send('POST', actions(connector.id), doc('edge_connector-actions', { name: 'Intruder', action_type: 'script' }), w.other.token)).status, 404);
+    assert.ok(!ids(await send('GET', '/v1/edge_connectors?per_page=100', undefined, w.other.token)).includes(connector.id));
   });
 });

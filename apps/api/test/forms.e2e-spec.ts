@@ -1,30 +1,23 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
+import type { TestResponse } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 import { created, doc, ids, outboxTypes, pointers, publicOnlyKey, unique, type Attributes } from './support/json-api';
 
 type Json = Record<string, any>;
 
 /** Form fields, their options, placements, conditions and positions, form sets, custom forms, custom fields, and incidents' selections (docs/forms.md). */
 describe('forms over HTTP', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const make = async (path: string, type: string, attributes: Attributes, token = org.token): Promise<Json> => created(await send('POST', path, doc(type, attributes), token));
-  const newField = (attributes: Attributes = {}, token = org.token) => make('/v1/form_fields', 'form_fields', { name: unique('Field'), kind: 'custom', ...attributes }, token);
-  const newSet = (forms: string[] = ['web_new_incident_form'], token = org.token) => make('/v1/form_sets', 'form_sets', { name: unique('Set'), forms }, token);
+  const make = async (path: string, type: string, attributes: Attributes, token = w.org.token): Promise<Json> => created(await send('POST', path, doc(type, attributes), token));
+  const newField = (attributes: Attributes = {}, token = w.org.token) => make('/v1/form_fields', 'form_fields', { name: unique('Field'), kind: 'custom', ...attributes }, token);
+  const newSet = (forms: string[] = ['web_new_incident_form'], token = w.org.token) => make('/v1/form_sets', 'form_sets', { name: unique('Set'), forms }, token);
   const newOption = (fieldId: string, attributes: Attributes = {}) => make(`/v1/form_fields/${fieldId}/options`, 'form_field_options', { value: unique('Option'), ...attributes });
   const newPlacement = (fieldId: string, setId: string, attributes: Attributes = {}) =>
     make(`/v1/form_fields/${fieldId}/placements`, 'form_field_placements', { form_set_id: setId, form: 'web_new_incident_form', ...attributes });
-  const newIncident = (attributes: Attributes = {}, token = org.token) => make('/v1/incidents', 'incidents', { title: unique('Outage'), ...attributes }, token);
+  const newIncident = (attributes: Attributes = {}, token = w.org.token) => make('/v1/incidents', 'incidents', { title: unique('Outage'), ...attributes }, token);
   const total = async (path: string) => (await send('GET', `${path}${path.includes('?') ? '&' : '?'}page[size]=100`)).body.meta.total_count;
   /** A 422 naming exactly `attribute`, and no record written at `list`. */
   const refused = async (pending: Promise<TestResponse>, attribute: string, list: string, count: number) => {
@@ -48,11 +41,11 @@ describe('forms over HTTP', () => {
     assert.deepEqual(ids(await send('GET', '/v1/form_fields?filter[enabled]=false')), [field.id]);
     assert.equal((await send('DELETE', `/v1/form_fields/${field.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/form_fields/${field.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, field.id), ['form_field.created', 'form_field.updated', 'form_field.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, field.id), ['form_field.created', 'form_field.updated', 'form_field.deleted']);
   });
 
   test('form fields, placements, placement conditions and custom fields list by ascending position; sort=-position reverses', async () => {
-    const own = await api.newOrganization();
+    const own = await w.api.newOrganization();
     const mine = (method: string, path: string, body?: unknown) => send(method, path, body, own.token);
     const fields = [await newField({ position: 3 }, own.token), await newField({ position: 1 }, own.token), await newField({ position: 2 }, own.token)];
     assert.deepEqual(ids(await mine('GET', '/v1/form_fields')), [fields[1].id, fields[2].id, fields[0].id]);
@@ -107,7 +100,7 @@ describe('forms over HTTP', () => {
     const count = await total('/v1/form_sets');
     await refused(send('POST', '/v1/form_sets', doc('form_sets', { name: 'Bad', forms: ['web_new_incident_form', 'no-such-form'] })), 'forms/1', '/v1/form_sets', count);
     await refused(send('POST', '/v1/form_sets', doc('form_sets', { forms: [] })), 'name', '/v1/form_sets', count);
-    const theirForm = await make('/v1/custom_forms', 'custom_forms', { name: unique('Theirs'), command: '/theirs' }, other.token);
+    const theirForm = await make('/v1/custom_forms', 'custom_forms', { name: unique('Theirs'), command: '/theirs' }, w.other.token);
     await refused(send('PUT', `/v1/form_sets/${set.id}`, doc('form_sets', { forms: [theirForm.attributes.slug] })), 'forms/0', '/v1/form_sets', count);
     const renamed = await send('PUT', `/v1/form_sets/${set.id}`, doc('form_sets', { name: 'Security', forms: ['security-review'] }));
     assert.deepEqual([renamed.status, renamed.body.data.attributes.forms], [200, ['security-review']]);
@@ -117,7 +110,7 @@ describe('forms over HTTP', () => {
     const condition = await make(`/v1/form_sets/${set.id}/conditions`, 'form_set_conditions', { form_field_id: field.id, comparison: 'equal', values: ['security'] });
     assert.deepEqual([condition.attributes.form_set_id, condition.attributes.values], [set.id, ['security']]);
     assert.deepEqual(ids(await send('GET', `/v1/form_sets/${set.id}/conditions?filter[form_field_id]=${field.id}`)), [condition.id]);
-    const theirField = await newField({}, other.token);
+    const theirField = await newField({}, w.other.token);
     await refused(
       send('POST', `/v1/form_sets/${set.id}/conditions`, doc('form_set_conditions', { form_field_id: theirField.id, comparison: 'equal', values: ['x'] })),
       'form_field_id',
@@ -153,7 +146,7 @@ describe('forms over HTTP', () => {
     );
     assert.ok(await newPlacement(actionItemField.id, set.id, { form: 'web_action_item_form' }));
     await refused(send('POST', list, doc('form_field_placements', { form_set_id: set.id, form: 'slack_new_incident_form' })), 'form', list, 1);
-    const theirSet = await newSet(['web_new_incident_form'], other.token);
+    const theirSet = await newSet(['web_new_incident_form'], w.other.token);
     await refused(send('POST', list, doc('form_field_placements', { form_set_id: theirSet.id, form: 'web_new_incident_form' })), 'form_set_id', list, 1);
     await refused(send('POST', list, doc('form_field_placements', { form_set_id: set.id })), 'form', list, 1);
     const moved = await send('PUT', `/v1/form_field_placements/${placement.id}`, doc('form_field_placements', { form: 'web_action_item_form' }));
@@ -223,8 +216,8 @@ describe('forms over HTTP', () => {
       assert.equal((await send('GET', path)).status, 404, path);
     }
     assert.equal((await send('GET', `/v1/form_field_placements/${otherPlacement.id}`)).status, 200);
-    assert.deepEqual(await outboxTypes(api, condition.id), ['form_field_placement_condition.created', 'form_field_placement_condition.deleted']);
-    assert.deepEqual(await outboxTypes(api, selection.id), ['incident_form_field_selection.created', 'incident_form_field_selection.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, condition.id), ['form_field_placement_condition.created', 'form_field_placement_condition.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, selection.id), ['incident_form_field_selection.created', 'incident_form_field_selection.deleted']);
   });
 
   test('deleting a form set deletes its conditions and the placements in it', async () => {
@@ -237,7 +230,7 @@ describe('forms over HTTP', () => {
     assert.equal((await send('GET', `/v1/form_field_placements/${placement.id}`)).status, 404);
     assert.equal((await send('GET', `/v1/form_set_conditions/${condition.id}`)).status, 404);
     assert.deepEqual(ids(await send('GET', `/v1/form_fields/${field.id}/placements`)), [kept.id]);
-    assert.deepEqual(await outboxTypes(api, placement.id), ['form_field_placement.created', 'form_field_placement.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, placement.id), ['form_field_placement.created', 'form_field_placement.deleted']);
   });
 
   test('the deprecated custom fields and their options', async () => {
@@ -261,7 +254,7 @@ describe('forms over HTTP', () => {
     assert.equal(renamed.body.data.attributes.value, 'DB');
     assert.equal((await send('DELETE', `/v1/custom_fields/${field.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/custom_field_options/${option.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, option.id), ['custom_field_option.created', 'custom_field_option.updated', 'custom_field_option.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, option.id), ['custom_field_option.created', 'custom_field_option.updated', 'custom_field_option.deleted']);
     const openapi = (await send('GET', '/v1/openapi.json')).body;
     assert.equal(openapi.paths['/v1/custom_fields'].get.deprecated, true);
     assert.equal(openapi.paths['/v1/custom_field_options/{id}'].put.deprecated, true);
@@ -315,14 +308,14 @@ describe('forms over HTTP', () => {
     assert.equal((await send('DELETE', `/v1/incidents/${incident.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/incident_custom_field_selections/${selection.id}`)).status, 404);
     assert.equal((await send('GET', `/v1/incident_form_field_selections/${formSelection.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, selection.id), ['incident_custom_field_selection.created', 'incident_custom_field_selection.updated', 'incident_custom_field_selection.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, selection.id), ['incident_custom_field_selection.created', 'incident_custom_field_selection.updated', 'incident_custom_field_selection.deleted']);
   });
 
   test('a private incident\'s selections answer 404 to a caller who may not see it', async () => {
     const secret = await newIncident({ private: true });
     const field = await newField();
     const selection = await make(`/v1/incidents/${secret.id}/form_field_selections`, 'incident_form_field_selections', { form_field_id: field.id, value: 'hidden' });
-    const key = await publicOnlyKey(api, org);
+    const key = await publicOnlyKey(w.api, w.org);
     assert.equal((await send('GET', `/v1/incidents/${secret.id}/form_field_selections`, undefined, key)).status, 404);
     assert.equal((await send('GET', `/v1/incident_form_field_selections/${selection.id}`, undefined, key)).status, 404);
     assert.equal((await send('GET', `/v1/incident_form_field_selections/${selection.id}`)).status, 200);
@@ -337,7 +330,7 @@ describe('forms over HTTP', () => {
     const form = await make('/v1/custom_forms', 'custom_forms', { name: unique('Mine'), command: '/mine' });
     const incident = await newIncident();
     const selection = await make(`/v1/incidents/${incident.id}/form_field_selections`, 'incident_form_field_selections', { form_field_id: field.id, value: 'x' });
-    const theirs = (method: string, path: string, body?: unknown) => send(method, path, body, other.token);
+    const theirs = (method: string, path: string, body?: unknown) => send(method, path, body, w.other.token);
     for (const path of [
       `/v1/form_fields/${field.id}`,
       `/v1/form_field_options/${option.id}`,

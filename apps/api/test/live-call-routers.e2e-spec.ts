@@ -1,29 +1,23 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { beforeAll as before, describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 import { created, doc, ids, outboxTypes, pointers, unique, type Attributes } from './support/json-api';
 
 type Json = Record<string, any>;
 
 /** Live call routers and their phone numbers (docs/live-call-routers.md). */
 describe('live call routers over HTTP', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
+  const w = useApiWorld();
+  const { send } = w;
   let urgency: string;
   let service: string;
   let team: string;
   before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
     urgency = created(await send('POST', '/v1/alert_urgencies', doc('alert_urgencies', { name: unique('High'), description: 'pages at once' }))).id;
     service = created(await send('POST', '/v1/services', doc('services', { name: unique('Checkout') }))).id;
     team = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Payments') }))).id;
   });
-  after(() => api?.close());
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
   let serial = 0;
   const number = () => `+1415555${String(1000 + ++serial).slice(-4)}`;
   const router = (attributes: Attributes = {}) =>
@@ -42,7 +36,7 @@ describe('live call routers over HTTP', () => {
     const changed = await send('PUT', `/v1/live_call_routers/${made.id}`, doc('live_call_routers', { kind: 'voicemail', unavailable_responder_message: 'Nobody is free', phone_number: '+14155550199' }));
     assert.deepEqual([changed.status, changed.body.data.attributes.kind, changed.body.data.attributes.phone_number], [200, 'voicemail', a.phone_number]);
     assert.equal((await send('DELETE', `/v1/live_call_routers/${made.id}`)).status, 200);
-    assert.deepEqual(await outboxTypes(api, made.id), ['live_call_router.created', 'live_call_router.updated', 'live_call_router.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, made.id), ['live_call_router.created', 'live_call_router.updated', 'live_call_router.deleted']);
   });
 
   test('a phone tree: every paging target and its urgency are records of the organization (422 naming the one that is not)', async () => {
@@ -53,7 +47,7 @@ describe('live call routers over HTTP', () => {
     // No direct target: none answered (the reference's answer declares it non-nullable).
     assert.ok(!('escalation_policy_trigger_params' in tree.attributes));
     const count = (await send('GET', '/v1/live_call_routers?page[size]=100')).body.meta.total_count;
-    const theirTeam = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Theirs') }), other.token)).id;
+    const theirTeam = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Theirs') }), w.other.token)).id;
     for (const [attributes, pointer] of [
       [{ paging_targets: [{ id: service, type: 'service', alert_urgency_id: urgency }, { id: theirTeam, type: 'team', alert_urgency_id: urgency }] }, '/data/attributes/paging_targets/1/id'],
       [{ paging_targets: [{ id: team, type: 'team', alert_urgency_id: service }] }, '/data/attributes/paging_targets/0/alert_urgency_id'],
@@ -98,13 +92,13 @@ describe('live call routers over HTTP', () => {
   test('routers need live_call_routing permissions; another organization gets 404 and never sees them', async () => {
     const mine = created(await send('POST', '/v1/live_call_routers', router()));
     const role = created(await send('POST', '/v1/roles', doc('roles', { name: unique('Incidents only'), incidents_permissions: ['read'] })));
-    const limited = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: role.id });
+    const limited = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: role.id });
     assert.equal((await send('GET', '/v1/live_call_routers', undefined, limited)).status, 403);
     assert.equal((await send('POST', '/v1/live_call_routers', router(), limited)).status, 403);
     for (const [method, body] of [['GET'], ['PUT', doc('live_call_routers', { name: 'Taken' })], ['DELETE']] as [string, Json?][]) {
-      assert.equal((await send(method, `/v1/live_call_routers/${mine.id}`, body, other.token)).status, 404, method);
+      assert.equal((await send(method, `/v1/live_call_routers/${mine.id}`, body, w.other.token)).status, 404, method);
     }
-    assert.ok(!ids(await send('GET', '/v1/live_call_routers?page[size]=100', undefined, other.token)).includes(mine.id));
+    assert.ok(!ids(await send('GET', '/v1/live_call_routers?page[size]=100', undefined, w.other.token)).includes(mine.id));
     assert.equal((await send('GET', `/v1/live_call_routers/${mine.id}`)).body.data.attributes.name, mine.attributes.name);
   });
 });

@@ -1,26 +1,19 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { startTestApi, type TestApi, type TestOrganization, type TestResponse } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 import { created, doc, ids, outboxTypes, pointers, publicOnlyKey, unique, type Attributes } from './support/json-api';
 
 type Json = Record<string, any>;
 
 /** Meeting recordings (docs/meeting-recordings.md) and incident feedbacks. */
 describe('meeting recordings and feedbacks over HTTP', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const newIncident = async (attributes: Attributes = {}, token = org.token): Promise<Json> => created(await send('POST', '/v1/incidents', doc('incidents', { title: unique('Outage'), ...attributes }), token));
-  const invite = async (incidentId: string, platform = 'zoom', token = org.token): Promise<Json> => created(await send('POST', `/v1/incidents/${incidentId}/meeting_recordings?platform=${platform}`, undefined, token));
-  const move = (id: string, to: string, token = org.token) => send('POST', `/v1/meeting_recordings/${id}/${to}`, undefined, token);
+  const newIncident = async (attributes: Attributes = {}, token = w.org.token): Promise<Json> => created(await send('POST', '/v1/incidents', doc('incidents', { title: unique('Outage'), ...attributes }), token));
+  const invite = async (incidentId: string, platform = 'zoom', token = w.org.token): Promise<Json> => created(await send('POST', `/v1/incidents/${incidentId}/meeting_recordings?platform=${platform}`, undefined, token));
+  const move = (id: string, to: string, token = w.org.token) => send('POST', `/v1/meeting_recordings/${id}/${to}`, undefined, token);
   const status = (res: TestResponse) => res.body.data.attributes.status;
   const IMPORT = { source: 'recall_desktop_sdk', recall_recording_id: '0b9f0a3e-59b4-4cde-9b0a-4c1b0d2f1e11', platform: 'google_meet' };
   const count = async (incidentId: string) => (await send('GET', `/v1/incidents/${incidentId}/meeting_recordings`)).body.meta.total_count;
@@ -51,7 +44,7 @@ describe('meeting recordings and feedbacks over HTTP', () => {
     assert.deepEqual(ids(list), [first.id, teams.id]);
     assert.equal(list.body.meta.total_count, 3);
     assert.equal((await send('GET', `/v1/meeting_recordings/${second.id}`)).body.data.attributes.session_number, 2);
-    assert.deepEqual(await outboxTypes(api, first.id), ['meeting_recording.created', 'meeting_recording.updated']);
+    assert.deepEqual(await outboxTypes(w.api, first.id), ['meeting_recording.created', 'meeting_recording.updated']);
   });
 
   test('the moves: resume starts a pending session, pause and resume, stop ends it with its duration; impossible moves are 422s naming status', async () => {
@@ -90,7 +83,7 @@ describe('meeting recordings and feedbacks over HTTP', () => {
     const deleted = await send('DELETE', `/v1/meeting_recordings/${active.id}`);
     assert.deepEqual([deleted.status, deleted.body.data.id], [200, active.id]);
     assert.equal((await send('GET', `/v1/meeting_recordings/${active.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, active.id), ['meeting_recording.created', 'meeting_recording.updated', 'meeting_recording.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, active.id), ['meeting_recording.created', 'meeting_recording.updated', 'meeting_recording.deleted']);
 
     const withVideo = created(await send('POST', `/v1/incidents/${incident.id}/meeting_recordings/import`, { ...IMPORT, video_url: 'https://media.example.com/r.mp4', transcript_summary: 'We rolled back', word_count: 120 }));
     assert.equal(withVideo.attributes.has_video, true);
@@ -143,7 +136,7 @@ describe('meeting recordings and feedbacks over HTTP', () => {
     assert.ok(ids(await send('GET', '/v1/meeting_recordings?status=recording&platform=webex&created_by=desktop_sdk&page[size]=100')).includes(id));
     assert.ok(!ids(await send('GET', '/v1/meeting_recordings?status=completed&page[size]=100')).includes(id));
     // Another caller of the organization does not see it.
-    const key = await publicOnlyKey(api, org);
+    const key = await publicOnlyKey(w.api, w.org);
     assert.equal((await send('GET', `/v1/meeting_recordings/${id}`, undefined, key)).status, 404);
     assert.ok(!ids(await send('GET', '/v1/meeting_recordings?page[size]=100', undefined, key)).includes(id));
     assert.equal((await send('DELETE', `/v1/meeting_recordings/${id}/delete_session`, undefined, key)).status, 404);
@@ -157,7 +150,7 @@ describe('meeting recordings and feedbacks over HTTP', () => {
   test('a private incident\'s recordings answer 404 and are never listed for a caller who may not read it', async () => {
     const secret = await newIncident({ private: true });
     const rec = await invite(secret.id);
-    const key = await publicOnlyKey(api, org);
+    const key = await publicOnlyKey(w.api, w.org);
     assert.equal((await send('GET', `/v1/incidents/${secret.id}/meeting_recordings`, undefined, key)).status, 404);
     assert.equal((await send('POST', `/v1/incidents/${secret.id}/meeting_recordings?platform=zoom`, undefined, key)).status, 404);
     assert.equal((await send('GET', `/v1/meeting_recordings/${rec.id}`, undefined, key)).status, 404);
@@ -173,8 +166,8 @@ describe('meeting recordings and feedbacks over HTTP', () => {
     assert.equal((await send('DELETE', `/v1/incidents/${incident.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/meeting_recordings/${rec.id}`)).status, 404);
     assert.equal((await send('GET', `/v1/feedbacks/${feedback.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, rec.id), ['meeting_recording.created', 'meeting_recording.deleted']);
-    assert.deepEqual(await outboxTypes(api, feedback.id), ['incident_feedback.created', 'incident_feedback.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, rec.id), ['meeting_recording.created', 'meeting_recording.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, feedback.id), ['incident_feedback.created', 'incident_feedback.deleted']);
   });
 
   test('feedbacks: created under the incident with defaults, listed, read and changed; bad input is a 422 naming the field', async () => {
@@ -201,19 +194,19 @@ describe('meeting recordings and feedbacks over HTTP', () => {
     // A role that reads feedbacks and incidents, not private ones.
     const permissions = { incidents_permissions: ['read'], incident_feedbacks_permissions: ['read'] };
     const role = created(await send('POST', '/v1/roles', doc('roles', { name: unique('Feedback reader'), ...permissions })));
-    const key = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: role.id });
+    const key = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: role.id });
     assert.deepEqual(ids(await send('GET', path, undefined, key)), [feedback.id]);
     assert.equal((await send('GET', `/v1/incidents/${secret.id}/feedbacks`, undefined, key)).status, 404);
     assert.equal((await send('GET', `/v1/feedbacks/${hidden.id}`, undefined, key)).status, 404);
     assert.equal((await send('DELETE', `/v1/feedbacks/${hidden.id}`)).status, 200);
-    assert.deepEqual(await outboxTypes(api, hidden.id), ['incident_feedback.created', 'incident_feedback.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, hidden.id), ['incident_feedback.created', 'incident_feedback.deleted']);
   });
 
   test('another organization\'s recordings and feedbacks answer 404 and are never listed', async () => {
     const incident = await newIncident();
     const rec = await invite(incident.id);
     const feedback = created(await send('POST', `/v1/incidents/${incident.id}/feedbacks`, doc('incident_feedbacks', { rating: 2, feedback: 'Ok' })));
-    const theirs = (method: string, path: string) => send(method, path, undefined, other.token);
+    const theirs = (method: string, path: string) => send(method, path, undefined, w.other.token);
     for (const [method, path] of [
       ['GET', `/v1/meeting_recordings/${rec.id}`],
       ['POST', `/v1/meeting_recordings/${rec.id}/stop`],

@@ -1,24 +1,16 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 import { created, doc, ids, outboxTypes, pointers, unique, type Attributes } from './support/json-api';
 
 type Json = Record<string, any>;
 
 /** Retrospective processes, their steps, groups and group steps, and post-mortem templates (docs/retrospectives.md). */
 describe('retrospectives over HTTP', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const newProcess = async (attributes: Attributes = {}, token = org.token): Promise<Json> =>
+  const newProcess = async (attributes: Attributes = {}, token = w.org.token): Promise<Json> =>
     created(await send('POST', '/v1/retrospective_processes', doc('retrospective_processes', { name: unique('Process'), copy_from: 'starter_template', ...attributes }), token));
   const newStep = async (processId: string, attributes: Attributes = {}): Promise<Json> =>
     created(await send('POST', `/v1/retrospective_processes/${processId}/retrospective_steps`, doc('retrospective_steps', { title: unique('Step'), ...attributes })));
@@ -46,8 +38,8 @@ describe('retrospectives over HTTP', () => {
     assert.equal(changed.body.data.attributes.description, 'For every outage');
     assert.equal((await send('DELETE', `/v1/retrospective_processes/${process.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/retrospective_processes/${process.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, process.id), ['retrospective_process.created', 'retrospective_process.updated', 'retrospective_process.deleted']);
-    assert.deepEqual(await outboxTypes(api, steps[0].id), ['retrospective_step.created', 'retrospective_step.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, process.id), ['retrospective_process.created', 'retrospective_process.updated', 'retrospective_process.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, steps[0].id), ['retrospective_step.created', 'retrospective_step.deleted']);
   });
 
   test('copy_from copies the steps of another process; an unknown one is a 422 naming copy_from, nothing written', async () => {
@@ -59,7 +51,7 @@ describe('retrospectives over HTTP', () => {
     const extra = copied.find((s) => s.attributes.title === 'Extra')!;
     assert.deepEqual([extra.attributes.description, extra.attributes.due_after_days, extra.attributes.skippable, extra.attributes.retrospective_process_id], ['Copied too', 3, true, copy.id]);
     const before = await count('/v1/retrospective_processes');
-    for (const copyFrom of ['nothing-like-this', (await newProcess({}, other.token)).id]) {
+    for (const copyFrom of ['nothing-like-this', (await newProcess({}, w.other.token)).id]) {
       const bad = await send('POST', '/v1/retrospective_processes', doc('retrospective_processes', { name: unique('Bad'), copy_from: copyFrom }));
       assert.equal(bad.status, 422);
       assert.deepEqual(pointers(bad), ['/data/attributes/copy_from']);
@@ -73,7 +65,7 @@ describe('retrospectives over HTTP', () => {
     const severity = created(await send('POST', '/v1/severities', doc('severities', { name: unique('SEV'), severity: 'critical' }))).id;
     const process = await newProcess({ retrospective_process_matching_criteria: { severity_ids: [severity] } });
     assert.deepEqual(process.attributes.retrospective_process_matching_criteria, { severity_ids: [severity] });
-    const foreign = created(await send('POST', '/v1/severities', doc('severities', { name: unique('SEV'), severity: 'critical' }), other.token)).id;
+    const foreign = created(await send('POST', '/v1/severities', doc('severities', { name: unique('SEV'), severity: 'critical' }), w.other.token)).id;
     const unknown = await send('PUT', `/v1/retrospective_processes/${process.id}`, doc('retrospective_processes', { retrospective_process_matching_criteria: { severity_ids: [severity, foreign] } }));
     assert.deepEqual([unknown.status, pointers(unknown)], [422, ['/data/attributes/retrospective_process_matching_criteria/severity_ids/1']]);
     const group = created(await send('POST', '/v1/teams', doc('groups', { name: unique('Team') }))).id;
@@ -142,14 +134,14 @@ describe('retrospectives over HTTP', () => {
     const [a, b] = [await place(first.id), await place(second.id)];
     assert.equal((await send('DELETE', `/v1/retrospective_steps/${first.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/retrospective_process_group_steps/${a.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, a.id), ['retrospective_process_group_step.created', 'retrospective_process_group_step.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, a.id), ['retrospective_process_group_step.created', 'retrospective_process_group_step.deleted']);
     assert.equal((await send('DELETE', `/v1/retrospective_processes/${process.id}`)).status, 200);
     for (const [path, id] of [['retrospective_process_groups', group.id], ['retrospective_process_group_steps', b.id], ['retrospective_steps', second.id]]) {
       assert.equal((await send('GET', `/v1/${path}/${id}`)).status, 404, path);
     }
-    assert.deepEqual(await outboxTypes(api, group.id), ['retrospective_process_group.created', 'retrospective_process_group.deleted']);
-    assert.deepEqual(await outboxTypes(api, b.id), ['retrospective_process_group_step.created', 'retrospective_process_group_step.deleted']);
-    assert.deepEqual(await outboxTypes(api, second.id), ['retrospective_step.created', 'retrospective_step.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, group.id), ['retrospective_process_group.created', 'retrospective_process_group.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, b.id), ['retrospective_process_group_step.created', 'retrospective_process_group_step.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, second.id), ['retrospective_step.created', 'retrospective_step.deleted']);
   });
 
   test('post-mortem templates: defaults, content_html following the format, changed and deleted; bad input is a 422', async () => {
@@ -170,7 +162,7 @@ describe('retrospectives over HTTP', () => {
     assert.deepEqual([nameless.status, pointers(nameless)], [422, ['/data/attributes/name']]);
     assert.equal(await count('/v1/post_mortem_templates'), before);
     assert.equal((await send('DELETE', `/v1/post_mortem_templates/${template.id}`)).status, 200);
-    assert.deepEqual(await outboxTypes(api, template.id), ['post_mortem_template.created', 'post_mortem_template.updated', 'post_mortem_template.updated', 'post_mortem_template.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, template.id), ['post_mortem_template.created', 'post_mortem_template.updated', 'post_mortem_template.updated', 'post_mortem_template.deleted']);
   });
 
   test("another organization's records answer 404 and never show in its lists", async () => {
@@ -179,7 +171,7 @@ describe('retrospectives over HTTP', () => {
     const group = await newGroup(process.id);
     const placed = created(await send('POST', `/v1/retrospective_process_groups/${group.id}/steps`, doc('retrospective_process_group_steps', { retrospective_step_id: step.id })));
     const template = created(await send('POST', '/v1/post_mortem_templates', doc('post_mortem_templates', { name: unique('Template') })));
-    const theirs = (method: string, path: string, body?: unknown) => send(method, path, body, other.token);
+    const theirs = (method: string, path: string, body?: unknown) => send(method, path, body, w.other.token);
     for (const [path, id] of [
       ['retrospective_processes', process.id],
       ['retrospective_steps', step.id],

@@ -1,28 +1,20 @@
-import { afterAll as after, beforeAll as before, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startTestApi, type TestApi, type TestOrganization } from '../src/testing';
+import { useApiWorld } from './support/api-world';
 import { created, doc, ids, outboxEvents, outboxTypes, pointers, unique, type Attributes } from './support/json-api';
 
 type Json = Record<string, any>;
 
 /** Workflows, their groups, tasks, runs and conditions, stored and answered; none executes (docs/workflows.md). */
 describe('workflows over HTTP', () => {
-  let api: TestApi;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  before(async () => {
-    api = await startTestApi();
-    org = await api.newOrganization();
-    other = await api.newOrganization();
-  });
-  after(() => api?.close());
+  const w = useApiWorld();
+  const { send } = w;
 
-  const send = (method: string, path: string, body?: unknown, token = org.token) => api.request(method, path, { token, body });
-  const make = async (path: string, type: string, attributes: Attributes, token = org.token): Promise<Json> => created(await send('POST', path, doc(type, attributes), token));
-  const newWorkflow = (attributes: Attributes = {}, token = org.token) => make('/v1/workflows', 'workflows', { name: unique('Workflow'), ...attributes }, token);
-  const newField = (attributes: Attributes = {}, token = org.token) => make('/v1/form_fields', 'form_fields', { name: unique('Field'), kind: 'custom', input_kind: 'multi_select', ...attributes }, token);
-  const newOption = (fieldId: string, value: string, token = org.token) => make(`/v1/form_fields/${fieldId}/options`, 'form_field_options', { value }, token);
+  const make = async (path: string, type: string, attributes: Attributes, token = w.org.token): Promise<Json> => created(await send('POST', path, doc(type, attributes), token));
+  const newWorkflow = (attributes: Attributes = {}, token = w.org.token) => make('/v1/workflows', 'workflows', { name: unique('Workflow'), ...attributes }, token);
+  const newField = (attributes: Attributes = {}, token = w.org.token) => make('/v1/form_fields', 'form_fields', { name: unique('Field'), kind: 'custom', input_kind: 'multi_select', ...attributes }, token);
+  const newOption = (fieldId: string, value: string, token = w.org.token) => make(`/v1/form_fields/${fieldId}/options`, 'form_field_options', { value }, token);
   const SLACK = { task_type: 'send_slack_message', text: 'Incident {{ incident.title }} started' };
   const count = async (path: string) => (await send('GET', `${path}?page[size]=1`)).body.meta.total_count as number;
 
@@ -43,8 +35,8 @@ describe('workflows over HTTP', () => {
     assert.equal((await send('DELETE', `/v1/workflow_groups/${group.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/workflow_groups/${group.id}`)).status, 404);
     assert.equal((await send('GET', `/v1/workflows/${grouped.id}`)).body.data.attributes.workflow_group_id, null);
-    assert.deepEqual(await outboxTypes(api, grouped.id), ['workflow.created', 'workflow.updated']);
-    assert.deepEqual(await outboxTypes(api, group.id), ['workflow_group.created', 'workflow_group.updated', 'workflow_group.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, grouped.id), ['workflow.created', 'workflow.updated']);
+    assert.deepEqual(await outboxTypes(w.api, group.id), ['workflow_group.created', 'workflow_group.updated', 'workflow_group.deleted']);
   });
 
   test('a workflow: created with its defaults, read by id and slug, listed, searched and sorted, changed and deleted', async () => {
@@ -67,12 +59,12 @@ describe('workflows over HTTP', () => {
     assert.deepEqual([changed.status, changed.body.data.attributes.enabled, changed.body.data.attributes.trigger_params.trigger_type, changed.body.data.attributes.wait], [200, false, 'alert', '5 min']);
     assert.equal((await send('DELETE', `/v1/workflows/${workflow.id}`)).status, 200);
     assert.equal((await send('GET', `/v1/workflows/${workflow.id}`)).status, 404);
-    assert.deepEqual(await outboxTypes(api, workflow.id), ['workflow.created', 'workflow.updated', 'workflow.deleted']);
+    assert.deepEqual(await outboxTypes(w.api, workflow.id), ['workflow.created', 'workflow.updated', 'workflow.deleted']);
   });
 
   test('trigger params and a group are checked: a 422 naming the attribute, and nothing written', async () => {
     const before = await count('/v1/workflows');
-    const foreignGroup = await make('/v1/workflow_groups', 'workflow_groups', { name: unique('Theirs') }, other.token);
+    const foreignGroup = await make('/v1/workflow_groups', 'workflow_groups', { name: unique('Theirs') }, w.other.token);
     const cases: [Attributes, string][] = [
       [{ trigger_params: { trigger_type: 'cron' } }, '/data/attributes/trigger_params/trigger_type'],
       [{ trigger_params: { triggers: ['incident_created'] } }, '/data/attributes/trigger_params/trigger_type'],
@@ -164,7 +156,7 @@ describe('workflows over HTTP', () => {
     created(await send('POST', `/v1/workflows/${elsewhere.id}/workflow_runs`, doc('workflow_runs', {})));
     assert.deepEqual(ids(await send('GET', collection)), [run.id, plain.id]);
     assert.deepEqual(ids(await send('GET', `${collection}?filter[created_at][lt]=2000-01-01`)), []);
-    const events = await outboxEvents(api, run.id);
+    const events = await outboxEvents(w.api, run.id);
     assert.deepEqual(events.map((e) => e.type), ['workflow_run.created']);
     assert.equal((events[0].payload as Json).status, 'queued');
     // No task runs: a queued run stays queued.
@@ -188,7 +180,7 @@ describe('workflows over HTTP', () => {
     const otherField = await newField();
     const otherOption = await newOption(otherField.id, 'APAC');
     const actionItemField = await newField({ resource_type: 'action_item' });
-    const foreignField = await newField({}, other.token);
+    const foreignField = await newField({}, w.other.token);
     const before = await count(collection);
     const refused: [Attributes, string][] = [
       [{}, '/data/attributes/form_field_id'],
@@ -271,7 +263,7 @@ describe('workflows over HTTP', () => {
     assert.equal((await send('DELETE', `/v1/workflows/${workflow.id}`)).status, 200);
     for (const record of records) {
       const singular = record.type.replace(/s$/, '');
-      assert.deepEqual(await outboxTypes(api, record.id), [`${singular}.created`, `${singular}.deleted`], record.type);
+      assert.deepEqual(await outboxTypes(w.api, record.id), [`${singular}.created`, `${singular}.deleted`], record.type);
     }
     assert.equal((await send('GET', `/v1/workflow_tasks/${records[0].id}`)).status, 404);
     assert.equal((await send('GET', `/v1/workflow_form_field_conditions/${records[2].id}`)).status, 404);
@@ -283,14 +275,14 @@ describe('workflows over HTTP', () => {
     const task = await make(`/v1/workflows/${workflow.id}/workflow_tasks`, 'workflow_tasks', { task_params: SLACK });
     const group = await make('/v1/workflow_groups', 'workflow_groups', { name: unique('Group') });
     const role = created(await send('POST', '/v1/roles', doc('roles', { name: unique('Incidents only'), incidents_permissions: ['read'] })));
-    const limited = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: role.id });
+    const limited = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: role.id });
     assert.equal((await send('GET', '/v1/workflows', undefined, limited)).status, 403);
     assert.equal((await send('POST', '/v1/workflows', doc('workflows', { name: 'x' }), limited)).status, 403);
     assert.equal((await send('GET', `/v1/workflows/${workflow.id}/workflow_runs`, undefined, limited)).status, 403);
     assert.equal((await send('POST', `/v1/workflows/${workflow.id}/workflow_runs`, doc('workflow_runs', {}), limited)).status, 403);
     assert.equal((await send('DELETE', `/v1/workflow_tasks/${task.id}`, undefined, limited)).status, 403);
     const reader = created(await send('POST', '/v1/roles', doc('roles', { name: unique('Workflow reader'), workflows_permissions: ['read'] })));
-    const reading = await api.issueApiKey(org.organizationId, { kind: 'global', roleId: reader.id });
+    const reading = await w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: reader.id });
     assert.equal((await send('GET', `/v1/workflows/${workflow.id}`, undefined, reading)).status, 200);
     assert.equal((await send('PUT', `/v1/workflows/${workflow.id}`, doc('workflows', { enabled: false }), reading)).status, 403);
 
@@ -304,10 +296,10 @@ describe('workflows over HTTP', () => {
       ['GET', `/v1/workflow_tasks/${task.id}`],
       ['DELETE', `/v1/workflow_groups/${group.id}`],
     ] as [string, string, Json?][]) {
-      assert.equal((await send(method, path, body, other.token)).status, 404, `${method} ${path}`);
+      assert.equal((await send(method, path, body, w.other.token)).status, 404, `${method} ${path}`);
     }
-    assert.ok(!ids(await send('GET', '/v1/workflows?page[size]=100', undefined, other.token)).includes(workflow.id));
-    assert.ok(!ids(await send('GET', '/v1/workflow_groups?page[size]=100', undefined, other.token)).includes(group.id));
+    assert.ok(!ids(await send('GET', '/v1/workflows?page[size]=100', undefined, w.other.token)).includes(workflow.id));
+    assert.ok(!ids(await send('GET', '/v1/workflow_groups?page[size]=100', undefined, w.other.token)).includes(group.id));
     assert.equal((await send('GET', `/v1/workflows/${workflow.id}`)).body.data.attributes.name, workflow.attributes.name);
     assert.equal(await count(`/v1/workflows/${workflow.id}/workflow_runs`), 0);
   });
