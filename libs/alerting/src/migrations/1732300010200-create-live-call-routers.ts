@@ -1,4 +1,4 @@
-import { createTableWithReadModel, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
+import { createTableWithReadModel, TENANT_COLUMNS, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Live call routers (docs/live-call-routers.md): the write table and its read model; a number routes one router of an organization. */
@@ -8,8 +8,7 @@ export class CreateLiveCallRouters1732300010200 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await createTableWithReadModel(q, 'live_call_routers', {
       definition: `
-        id uuid PRIMARY KEY,
-        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        ${TENANT_COLUMNS},
         name text NOT NULL,
         slug text NOT NULL,
         kind text NOT NULL,

@@ -1,4 +1,4 @@
-import { createRecordsUnderParent, createTableWithReadModel, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
+import { createRecordsUnderParent, createTableWithReadModel, TENANT_COLUMNS, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -11,8 +11,7 @@ export class CreateDashboards1732300010100 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await createTableWithReadModel(q, 'dashboards', {
       definition: `
-        id uuid PRIMARY KEY,
-        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        ${TENANT_COLUMNS},
         name text NOT NULL,
         slug text NOT NULL,
         description text,

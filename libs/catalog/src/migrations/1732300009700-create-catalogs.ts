@@ -1,4 +1,4 @@
-import { createRecordsUnderParent, createTableWithReadModel, NAMED_LIST_INDEXES, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
+import { createRecordsUnderParent, createTableWithReadModel, NAMED_LIST_INDEXES, TENANT_COLUMNS, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Read-model keys of a list under a parent: each sort after the parent's id. */
@@ -16,8 +16,7 @@ export class CreateCatalogs1732300009700 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await createTableWithReadModel(q, 'catalogs', {
       definition: `
-        id uuid PRIMARY KEY,
-        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        ${TENANT_COLUMNS},
         name text NOT NULL,
         slug text NOT NULL,
         description text,
@@ -32,8 +31,7 @@ export class CreateCatalogs1732300009700 implements MigrationInterface {
     });
     await createTableWithReadModel(q, 'catalog_properties', {
       definition: `
-        id uuid PRIMARY KEY,
-        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        ${TENANT_COLUMNS},
         -- Null for a built-in catalog's property (catalog_type names it).
         catalog_id uuid,
         catalog_type text NOT NULL,

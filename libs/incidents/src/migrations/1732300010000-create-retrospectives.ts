@@ -1,4 +1,4 @@
-import { createRecordsUnderParent, createTableWithReadModel, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
+import { createRecordsUnderParent, createTableWithReadModel, TENANT_COLUMNS, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Read-model keys of a list under a parent: each sort after the parent's id. */
@@ -15,8 +15,7 @@ export class CreateRetrospectives1732300010000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await createTableWithReadModel(q, 'retrospective_processes', {
       definition: `
-        id uuid PRIMARY KEY,
-        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        ${TENANT_COLUMNS},
         name text NOT NULL,
         description text,
         is_default boolean DEFAULT false,
@@ -66,8 +65,7 @@ export class CreateRetrospectives1732300010000 implements MigrationInterface {
     await q.query('CREATE INDEX retrospective_process_group_steps_step ON retrospective_process_group_steps (organization_id, retrospective_step_id)');
     await createTableWithReadModel(q, 'post_mortem_templates', {
       definition: `
-        id uuid PRIMARY KEY,
-        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        ${TENANT_COLUMNS},
         name text NOT NULL,
         slug text NOT NULL,
         content text NOT NULL DEFAULT '',

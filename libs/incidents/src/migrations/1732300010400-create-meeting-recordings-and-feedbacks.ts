@@ -1,4 +1,4 @@
-import { createRecordsUnderParent, createTableWithReadModel, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
+import { createRecordsUnderParent, createTableWithReadModel, TENANT_COLUMNS, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -13,8 +13,7 @@ export class CreateMeetingRecordingsAndFeedbacks1732300010400 implements Migrati
   async up(q: QueryRunner): Promise<void> {
     await createTableWithReadModel(q, 'meeting_recordings', {
       definition: `
-        id uuid PRIMARY KEY,
-        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        ${TENANT_COLUMNS},
         incident_id uuid,
         title text,
         platform text NOT NULL,

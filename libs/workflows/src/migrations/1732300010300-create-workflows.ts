@@ -1,4 +1,4 @@
-import { createRecordsUnderParent, createTableWithReadModel, NAMED_LIST_INDEXES, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
+import { createRecordsUnderParent, createTableWithReadModel, NAMED_LIST_INDEXES, TENANT_COLUMNS, TIMESTAMP_READ_INDEXES } from '@taproot/persistence';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Read-model keys of a list under a workflow: each sort after the workflow's id. */
@@ -28,8 +28,7 @@ export class CreateWorkflows1732300010300 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await createTableWithReadModel(q, 'workflow_groups', {
       definition: `
-        id uuid PRIMARY KEY,
-        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        ${TENANT_COLUMNS},
         name text NOT NULL,
         slug text NOT NULL,
         description text,
@@ -43,8 +42,7 @@ export class CreateWorkflows1732300010300 implements MigrationInterface {
     });
     await createTableWithReadModel(q, 'workflows', {
       definition: `
-        id uuid PRIMARY KEY,
-        organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        ${TENANT_COLUMNS},
         name text NOT NULL,
         slug text NOT NULL,
         description text,
