@@ -82,6 +82,16 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       readonly dataSource: DataSource,
     ) {}
 
+    /**
+     * The path's parent before a write's body is read: another organization's is a 404 whatever the
+     * body says, as a missing one (the writer looks it up again, locked, in its transaction).
+     */
+    protected async parentFirst(principal: Caller, params: Record<string, string>): Promise<string | undefined> {
+      const parentId = await this.parentOf(principal, params);
+      if (schema.parent && !access) await findParent(this.dataSource, schema.parent, principal.organizationId, parentId!);
+      return parentId;
+    }
+
     /** The path's parent (for a resource under one), as the caller may see it: its id; a 404 otherwise. */
     protected async parentOf(caller: Caller, params: Record<string, string>): Promise<string | undefined> {
       const raw = schema.parent ? params[schema.parent.param] : undefined;
@@ -146,9 +156,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       @Res({ passthrough: true }) reply: HeaderReply,
     ) {
       serves('create');
-      // The path's parent first: another organization's is a 404 whatever the body says.
-      const parentId = await this.parentOf(principal, params);
-      if (schema.parent && !access) await findParent(this.dataSource, schema.parent, principal.organizationId, parentId!);
+      const parentId = await this.parentFirst(principal, params);
       const { attributes, warnings } = parseResourcePayload(schema, body, 'create');
       if (parentId !== undefined) access?.mayWrite?.(principal, parentId);
       const userId = principal.userId === null ? null : String(principal.userId);
@@ -208,10 +216,6 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
 
   @Controller()
   class JsonApiBulkResourceController extends JsonApiResourceController {
-    /** Another organization's parent is a 404 before the document is read, like a missing one. */
-    private async parentExists(principal: Caller, params: Record<string, string>): Promise<void> {
-      if (schema.parent) await findParent(this.dataSource, schema.parent, principal.organizationId, params[schema.parent.param]);
-    }
 
     @Post(`${bulkBase}/bulk_upsert`)
     @requiresWrite('create')
@@ -226,9 +230,8 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       serves('update');
       // An upsert creates and updates: it needs both (reference, bulkUpsertServices).
       if (family && !can(principal.permissions, family, 'update')) throw forbidden({ family, action: 'update' }, principal, principal.permissions);
-      await this.parentExists(principal, params);
+      const parentId = await this.parentFirst(principal, params);
       const entities = parseBulkUpsert(body);
-      const parentId = await this.parentOf(principal, params);
       const { document, warnings }: BulkUpsertResult = await this.commands.execute(
         new BulkUpsertResourcesCommand(definition, principal.organizationId, actorOf(principal), entities, parentId),
       );
@@ -241,9 +244,8 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
     @HttpCode(200)
     async bulkDelete(@CurrentCaller() principal: Caller, @Param() params: Record<string, string>, @Body() body: unknown) {
       serves('delete');
-      await this.parentExists(principal, params);
+      const parentId = await this.parentFirst(principal, params);
       const mode = parseBulkDelete(schema, body);
-      const parentId = await this.parentOf(principal, params);
       return this.commands.execute(new BulkDeleteResourcesCommand(definition, principal.organizationId, actorOf(principal), mode, parentId));
     }
   }
