@@ -1,10 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { actorOf, CurrentCaller, type Caller } from '@taproot/auth';
 import { CLOCK, type Clock } from '@taproot/config';
 import { parseResourcePayload, type ResourceObject } from '@taproot/json-api';
 import { CreateResourceCommand, DeleteResourceCommand, GetResourceQuery, ListResourcesQuery, snapshotObject, UpdateResourceCommand, type FlatQuery, type Snapshot } from '@taproot/resources';
-import { Inject } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DuplicateDashboardPanelCommand } from '../dashboards/dashboard-commands';
 import { dashboardPanelDefinition as definition, dashboardPanelSchema as schema } from './dashboard-panel.schema';
