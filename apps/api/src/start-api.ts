@@ -4,6 +4,7 @@ import { storeIdempotentAnswers } from '@taproot/resources';
 import { startNestApp, type RunningApp, type Runtime } from '@taproot/runtime';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
+import { recordRouteMethods } from './http/route-methods';
 
 /** What the contexts' descriptors let through besides JSON:API (the inbound alert routes: docs/alert-sources.md). */
 const INBOUND = CONTEXTS.flatMap((context) => (context.inbound ? [context.inbound] : []));
@@ -28,7 +29,11 @@ function enforceMediaType(fastify: FastifyInstance): void {
     (req as FastifyRequest & { rawBody?: string }).rawBody = text;
     if (text === '') return done(null, undefined);
     secureJson(req, text, (err, parsed) => {
-      if (err) return done(Object.assign(new Error('malformed JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined);
+      if (err) {
+        // The parser's error does not say why; text that is JSON all the same was refused for its members.
+        const code = isJson(text) ? 'FORBIDDEN_PROTOTYPE_MEMBER' : 'FST_ERR_CTP_INVALID_JSON_BODY';
+        return done(Object.assign(new Error('malformed JSON'), { code, statusCode: 400 }), undefined);
+      }
       try {
         assertStorableBody(parsed);
       } catch (error) {
@@ -86,6 +91,15 @@ function enforceMediaType(fastify: FastifyInstance): void {
   });
 }
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * What Fastify refuses before any hook, as JSON:API errors too: a path that does not
  * percent-decode (`%ED%A0%80`), or a path parameter over its length limit (414).
@@ -101,6 +115,7 @@ const answerFrameworkError = (error: FastifyError, _request: FastifyRequest, rep
 export async function startApi(runtime: Runtime, port = runtime.config.port): Promise<RunningApp> {
   const configure = (fastify: FastifyInstance): void => {
     enforceMediaType(fastify);
+    recordRouteMethods(fastify);
     // After the media-type hook: a replayed answer keeps the type it was sent with.
     storeIdempotentAnswers(fastify, runtime.dataSource, runtime.logger);
   };

@@ -55,11 +55,12 @@ describe('JSON:API wire rules', () => {
     assert.match(res.body.errors[0].detail, /not valid JSON/);
   });
 
-  test('a body with a __proto__ key is refused as malformed (no prototype pollution through JSON)', async () => {
+  test('a body with a __proto__ key is refused, saying why (no prototype pollution through JSON)', async () => {
     for (const rawBody of ['{"data": {"type": "severities", "attributes": {"name": "x"}}, "__proto__": {"polluted": true}}', '{"constructor": {"prototype": {"polluted": true}}}']) {
       const res = await api.request('POST', '/v1/severities', { token: org.token, rawBody });
       assert.equal(res.status, 400, rawBody);
-      assert.match(res.body.errors[0].detail, /not valid JSON/);
+      assert.equal(res.body.errors[0].code, 'FORBIDDEN_PROTOTYPE_MEMBER');
+      assert.match(res.body.errors[0].detail, /__proto__/);
     }
     assert.equal(({} as { polluted?: boolean }).polluted, undefined);
   });
@@ -74,6 +75,21 @@ describe('JSON:API wire rules', () => {
     const res = await api.request('GET', '/v1/nothing-here', { token: org.token });
     assert.equal(res.status, 404);
     assert.equal(res.body.errors[0].status, '404');
+  });
+
+  test('a method a served path does not take answers 405 with Allow; a record missing on a served route stays 404', async () => {
+    for (const [method, path, allow] of [
+      ['PATCH', '/v1/severities', 'GET, HEAD, POST'],
+      ['POST', '/v1/severities/00000000-0000-4000-8000-000000000000', 'GET, HEAD, PUT, DELETE'],
+    ]) {
+      const res = await api.request(method, path, { token: org.token });
+      assert.equal(res.status, 405, `${method} ${path}`);
+      assert.equal(res.headers.get('allow'), allow);
+      assert.equal(res.body.errors[0].code, 'METHOD_NOT_ALLOWED');
+      assert.match(res.body.errors[0].detail, new RegExp(`^${method} is not allowed on ${path}`));
+    }
+    const missing = await api.request('GET', '/v1/severities/00000000-0000-4000-8000-000000000000', { token: org.token });
+    assert.equal(missing.status, 404);
   });
 
   test('the OpenAPI document is served without a token and lists the resources', async () => {

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@taproot/config';
 import { RateLimitExceededError } from '@taproot/auth';
 import { isTransientFailure } from '@taproot/messaging';
+import { routeMethodsOf } from './route-methods';
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',
@@ -26,6 +27,12 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 /** Framework and parser failures that are the client's fault, by Fastify error code. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', detail: 'The request body is not valid JSON' },
+  // Valid JSON, refused all the same: such a member could pollute prototypes wherever the body is copied.
+  FORBIDDEN_PROTOTYPE_MEMBER: {
+    status: 400,
+    code: 'FORBIDDEN_PROTOTYPE_MEMBER',
+    detail: 'The request body has a member named __proto__, or a constructor member holding prototype: such members are refused',
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', detail: 'The request body is empty' },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'BODY_TOO_LARGE', detail: 'The request body is too large' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
@@ -78,8 +85,15 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status < 500) {
-        const detail = status === 404 ? `No route for ${request.method} ${request.url.split('?')[0]}` : exception.message;
-        return { status, errors: [error(status, null, detail)], headers: {} };
+        if (status !== 404) return { status, errors: [error(status, null, exception.message)], headers: {} };
+        const path = request.url.split('?')[0];
+        const allowed = routeMethodsOf(request);
+        // A 404 thrown on a served route is a handler's own (its record is missing), not a wrong method.
+        if (allowed.length > 0 && !allowed.includes(request.method)) {
+          const detail = `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`;
+          return { status: 405, errors: [error(405, 'METHOD_NOT_ALLOWED', detail)], headers: { allow: allowed.join(', ') } };
+        }
+        return { status, errors: [error(status, null, `No route for ${request.method} ${path}`)], headers: {} };
       }
     }
     // The database (or the broker) is away: the request did not happen and a retry will work once
