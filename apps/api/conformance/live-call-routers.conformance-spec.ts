@@ -25,19 +25,6 @@ describeReferenceConformance({
   createOnly: ['phone_number'],
   // Created as `service` (the reference's create), answered `Service` (its answer).
   answeredAs: { escalation_policy_trigger_params: (sent) => ({ ...(sent as object), type: 'Service' }) },
-  validationGaps: {
-    // What a router does not set stays unset (null), where the reference's answer declares a value.
-    ...Object.fromEntries(
-      [
-        ['alert_urgency_id', 'no urgency: the escalation path decides'],
-        ['caller_greeting', 'no greeting set'],
-        ['calling_tree_prompt', 'no phone tree prompt set'],
-        ['escalation_level_delay_in_seconds', "not set: the escalation levels' own delays hold"],
-        ['sent_to_voicemail_delay', 'not set'],
-        ['waiting_music_url', 'no music'],
-      ].map(([name, why]) => [name, { when: 'null' as const, why }]),
-    ),
-  },
   knownStricter: {
     ...CATALOG_KNOWN_STRICTER,
     ...STRICTER('phone_number', 'an E.164 number'),

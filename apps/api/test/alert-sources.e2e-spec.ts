@@ -97,6 +97,15 @@ describe('alert sources over HTTP', () => {
     assert.notEqual(res.body.data.attributes.webhook_endpoint, 'https://evil.example');
   });
 
+  test('a source without a default urgency leaves alert_urgency_id out of its answers (the reference declares it non-nullable)', async () => {
+    const created = await send('POST', '/v1/alert_sources', doc({ name: 'No urgency', source_type: 'generic_webhook' }));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal('alert_urgency_id' in created.body.data.attributes, false);
+    const read = await send('GET', `/v1/alert_sources/${created.body.data.id}`);
+    assert.equal('alert_urgency_id' in read.body.data.attributes, false);
+    assert.equal(read.body.data.attributes.name, 'No urgency');
+  });
+
   test('an urgency of another organization answers 422 naming alert_urgency_id', async () => {
     const theirs = await urgency(other.token);
     const res = await send('POST', '/v1/alert_sources', doc({ name: 'x', alert_urgency_id: theirs }));

@@ -24,6 +24,8 @@ const ANSWERED_TYPE: Record<string, string> = { service: 'Service', group: 'Grou
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
 const text = (description: string, more: Partial<AttributeDef> = {}): AttributeDef => ({ type: 'string', nullable: true, description, ...more });
+/** Unset is answered by leaving it out: the reference's answer declares these non-nullable. */
+const unsetText = (description: string, more: Partial<AttributeDef> = {}): AttributeDef => text(description, { omitWhenNull: true, ...more });
 const flag = (description: string, fallback: boolean): AttributeDef => ({ type: 'boolean', default: fallback, description });
 
 /**
@@ -48,15 +50,15 @@ export const liveCallRouterSchema = defineResource({
     phone_type: { type: 'string', required: true, enum: LIVE_CALL_PHONE_TYPES, description: 'The phone type of the live_call_router' },
     phone_number: { type: 'string', required: true, writable: 'create', maxLength: 16, description: 'The E.164 phone number callers dial (see generate_phone_number)' },
     voicemail_greeting: { type: 'string', required: true, maxLength: 10000, description: 'The voicemail greeting of the live_call_router' },
-    caller_greeting: text('The caller greeting message of the live_call_router', { maxLength: 10000 }),
-    waiting_music_url: text('The waiting music URL of the live_call_router', { enum: WAITING_MUSIC_URLS }),
-    sent_to_voicemail_delay: { type: 'integer', nullable: true, minimum: 0, maximum: 3600, description: 'The delay (seconds) after which the caller in redirected to voicemail' },
+    caller_greeting: unsetText('The caller greeting message of the live_call_router', { maxLength: 10000 }),
+    waiting_music_url: unsetText('The waiting music URL of the live_call_router', { enum: WAITING_MUSIC_URLS }),
+    sent_to_voicemail_delay: { type: 'integer', nullable: true, omitWhenNull: true, minimum: 0, maximum: 3600, description: 'The delay (seconds) after which the caller in redirected to voicemail' },
     should_redirect_to_voicemail_on_no_answer: flag('This prompts the caller to choose voicemail or connect live', false),
-    escalation_level_delay_in_seconds: { type: 'integer', nullable: true, minimum: 0, maximum: 86400, description: 'This overrides the delay (seconds) in escalation levels' },
+    escalation_level_delay_in_seconds: { type: 'integer', nullable: true, omitWhenNull: true, minimum: 0, maximum: 86400, description: 'This overrides the delay (seconds) in escalation levels' },
     should_auto_resolve_alert_on_call_end: flag('Whether the alert of a call resolves when the call ends', false),
-    alert_urgency_id: text('This is used in escalation paths to determine who to page', { format: 'uuid' }),
+    alert_urgency_id: unsetText('This is used in escalation paths to determine who to page', { format: 'uuid' }),
     calling_tree_enabled: flag('Whether callers press a key (paging_targets) before being connected', false),
-    calling_tree_prompt: text('The audio instructions callers hear before choosing a paging target', { maxLength: 10000 }),
+    calling_tree_prompt: unsetText('The audio instructions callers hear before choosing a paging target', { maxLength: 10000 }),
     paging_targets: {
       type: 'array',
       default: [],
