@@ -81,6 +81,23 @@ describe('alerts over HTTP', () => {
     assert.deepEqual(list.body.data.map((d: { id: string }) => d.id), [ok.id]);
   });
 
+  test("labels must be the reference's {key, value} pairs, on create and PATCH; a refused write stores nothing", async () => {
+    const before = (await send('GET', '/v1/alerts?page[size]=1')).body.meta.total_count;
+    const bad = await send('POST', '/v1/alerts', doc({ summary: 'Odd labels', labels: [{ key: 'ok', value: 1 }, { key: null, value: 'x' }, { tag: 'y' }, { key: 'k', value: { nested: true } }] }));
+    assert.equal(bad.status, 422, JSON.stringify(bad.body));
+    assert.deepEqual(
+      bad.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer),
+      ['/data/attributes/labels/1/key', '/data/attributes/labels/2/key', '/data/attributes/labels/2/value', '/data/attributes/labels/2/tag', '/data/attributes/labels/3/value'],
+    );
+    assert.equal((await send('GET', '/v1/alerts?page[size]=1')).body.meta.total_count, before);
+    const alert = await create({ summary: 'Typed labels', labels: [{ key: 'port', value: 5432 }, { key: 'primary', value: true }] });
+    assert.deepEqual(alert.attributes.labels, [{ key: 'port', value: 5432 }, { key: 'primary', value: true }]);
+    const patched = await send('PATCH', `/v1/alerts/${alert.id}`, doc({ labels: [{ value: 'no key' }] }));
+    assert.equal(patched.status, 422);
+    assert.equal(patched.body.errors[0].source.pointer, '/data/attributes/labels/0/key');
+    assert.deepEqual((await send('GET', `/v1/alerts/${alert.id}`)).body.data.attributes.labels, alert.attributes.labels);
+  });
+
   test('list: page numbers and cursors, filters on status (with deferred), source and date ranges', async () => {
     const o = await api.newOrganization();
     const ids: string[] = [];
@@ -168,7 +185,7 @@ describe('alerts over HTTP', () => {
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
     assert.equal(edited.body.data.attributes.details, 'found it');
     assert.equal((await send('GET', `/v1/alert_events/${note.body.data.id}`)).body.data.attributes.details, 'found it');
-    assert.equal((await send('PUT', `/v1/alert_events/${note.body.data.id}`, doc({ details: 'put' }, 'alert_events'))).status, 404, 'the reference declares PATCH only');
+    assert.equal((await send('PUT', `/v1/alert_events/${note.body.data.id}`, doc({ details: 'put' }, 'alert_events'))).status, 405, 'the reference declares PATCH only');
     const lifecycle = (await send('GET', `/v1/alerts/${alert.id}/events?filter[kind]=informational`)).body.data[0];
     const refused = await send('PATCH', `/v1/alert_events/${lifecycle.id}`, doc({ details: 'rewrite' }, 'alert_events'));
     assert.equal(refused.status, 422);

@@ -127,6 +127,24 @@ function urgencyChange(current: Row, changes: Row): Row {
   return { previous_alert_urgency_id: previous };
 }
 
+/**
+ * A client's labels must be what the reference declares and answers: each a `{key, value}` pair
+ * with a string key and a string, number or boolean value. The items are free-form objects to the
+ * platform (which refuses null items), so their shape is checked here; nothing is stored on a failure.
+ */
+function requireLabels(attributes: Row): void {
+  if (!Array.isArray(attributes.labels)) return;
+  const issues = (attributes.labels as unknown[]).flatMap((label, i) => {
+    const { key, value, ...extra } = label as Row;
+    const problems: { attribute: string; detail: string }[] = [];
+    if (typeof key !== 'string') problems.push({ attribute: `labels/${i}/key`, detail: `labels[${i}].key must be a string` });
+    if (!['string', 'number', 'boolean'].includes(typeof value)) problems.push({ attribute: `labels/${i}/value`, detail: `labels[${i}].value must be a string, a number or a boolean` });
+    for (const name of Object.keys(extra)) problems.push({ attribute: `labels/${i}/${name}`, detail: `labels[${i}] takes key and value only, not ${name}` });
+    return problems;
+  });
+  if (issues.length) throw JsonApiError.invalidAttributes(issues);
+}
+
 const hasTarget = (a: Row) => (Array.isArray(a.notification_targets) && a.notification_targets.length > 0) || (a.notification_target_type != null && a.notification_target_id != null);
 
 /** Attributes a duplicate carries onto the alert it deduplicates into (what a sender refreshes). */
@@ -140,6 +158,7 @@ const REFRESHED = ['summary', 'description', 'labels', 'data', 'external_id', 'e
  * target, otherwise it is `open`; a client may set another status except `deferred`.
  */
 export async function createAlert(writer: ResourceWriter, ctx: WriteContext, keep: Keep, access: AlertAccess, attributesIn: Row): Promise<AlertCreated> {
+  if (attributesIn.alert_source_id == null) requireLabels(attributesIn);
   await checkUrgency(ctx, attributesIn);
   // A sender cannot fix its payload from an answer: an alert through an alert source keeps the
   // references that exist and notes the others; a client's create is refused (docs/alerts.md).
@@ -218,6 +237,7 @@ export async function changeAlert(writer: ResourceWriter, ctx: WriteContext, kee
   const changes: Row = {};
   if (change.kind === 'update') {
     const { status, ...asked } = change.attributes;
+    requireLabels(asked);
     await checkUrgency(ctx, asked);
     const rest = await requireAlertReferences(ctx, asked, current);
     for (const [name, value] of Object.entries(rest)) if (JSON.stringify(value) !== JSON.stringify(snapshotObject(alertSchema, current as Snapshot).attributes[name])) changes[name] = value;
