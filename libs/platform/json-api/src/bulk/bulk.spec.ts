@@ -174,6 +174,7 @@ describe('parseBulkDelete', () => {
       [{ managed_by: 'web' }, '/managed_by'],
       [{ managed_by: 'pulumi' }, '/managed_by'],
       [{ managed_by: 'api', keep_external_ids: 'k' }, '/keep_external_ids'],
+      [{ managed_by: 'api', keep_external_ids: null }, '/keep_external_ids'],
       [{ managed_by: 'api', other: 1 }, ''],
       [{}, ''],
       ['x', ''],

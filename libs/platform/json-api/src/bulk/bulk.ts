@@ -137,7 +137,8 @@ export function parseBulkDelete(schema: ResourceSchema, body: unknown): BulkDele
   if ('managed_by' in body) {
     const allowed = prunableSources(schema);
     if (!allowed.includes(body.managed_by as string)) throw invalidDocument(`managed_by must be one of ${allowed.join(', ')}`, '/managed_by');
-    const keep = body.keep_external_ids ?? [];
+    // Absent keeps nothing; an explicit null is refused rather than read as "prune every record".
+    const keep = 'keep_external_ids' in body ? body.keep_external_ids : [];
     if (!Array.isArray(keep) || !keep.every((k) => typeof k === 'string')) throw invalidDocument('keep_external_ids must be a list of strings', '/keep_external_ids');
     if (keys.some((k) => k !== 'managed_by' && k !== 'keep_external_ids')) throw invalidDocument('Only managed_by and keep_external_ids are allowed with managed_by', '');
     return { managedBy: body.managed_by as string, keep: keep as string[] };
