@@ -877,7 +877,8 @@ def slas_and_playbooks(c: Check, run: str, user: str | None) -> None:
 def retrospectives(c: Check, run: str, incident: str | None, team: str | None) -> None:
     """
     A retrospective process with a step and a group placing it, a post-mortem template, the incident's post-mortem. Deleted children first.
-    One process matches a team, one matches everything (no criteria: none answered, which the SDK parses).
+    One process matches a team, one matches everything (no criteria: none answered, which the SDK parses). The organization's skip
+    configuration names the team; an incident created after the processes has its copy of the catch-all's steps.
     """
     catch_all = ident(c.call("createRetrospectiveProcess", doc("retrospective_processes", name=f"SDK catch-all process {run}", copy_from="starter_template")))
     process = ident(
@@ -908,6 +909,18 @@ def retrospectives(c: Check, run: str, incident: str | None, team: str | None) -
         c.call(list_op, **parent)
         c.call(get_op, id=id_)
         c.call(update_op, doc(type_, **attributes), id=id_)
+    configurations = c.call("listRetrospectiveConfigurations", include="groups", filterkind="skip")
+    configuration = configurations.data[0].id if configurations and configurations.data else None
+    c.call("getRetrospectiveConfiguration", id=configuration, include="severities")
+    c.call("updateRetrospectiveConfiguration", doc("retrospective_configurations", group_ids=[team] if team else []), id=configuration)
+    # The incident's steps are listed at Taproot's own route (the reference has none): plain HTTP.
+    reviewed = plain_create(c, "/v1/incidents", doc("incidents", title=f"SDK retrospective incident {run}"))
+    steps = c.client.get_httpx_client().get(f"/v1/incidents/{reviewed}/retrospective_steps").json().get("data", []) if reviewed else []
+    incident_step = steps[0]["id"] if steps else None
+    c.call("getIncidentRetrospectiveStep", id=incident_step)
+    c.call("updateIncidentRetrospectiveStep", doc("incident_retrospective_steps", status="completed", description="Done in the meeting"), id=incident_step)
+    if reviewed:
+        c.client.get_httpx_client().delete(f"/v1/incidents/{reviewed}")
     for operation, id_ in (
         ("deletePostmortemTemplate", template),
         ("deleteRetrospectiveProcessGroupStep", group_step),

@@ -6,7 +6,11 @@ import { unique as named } from '../test/support/json-api';
 import { validateAgainstReference } from '../test/support/openapi-ajv';
 import { assertStatus, describeReferenceConformance, INT4_BOUNDED, made, NAMED, REFERENCE } from './support/reference-conformance';
 
-/** The reference conformance of retrospective processes, their steps and groups, the groups' steps, and post-mortem templates (docs/retrospectives.md). */
+/**
+ * The reference conformance of retrospective processes, their steps and groups, the groups' steps,
+ * post-mortem templates, retrospective configurations and incidents' retrospective steps
+ * (docs/retrospectives.md).
+ */
 
 /**
  * A process without steps, so its nested lists hold the suite's records only: made from the
@@ -106,4 +110,68 @@ describeReferenceConformance({
   // The request's format is nullable, the answer's is not: null is the default, html.
   assignedWhenNull: ['format'],
   knownStricter: NAMED,
+});
+
+/** Configurations by hand: every organization has its two, never created nor deleted (no new_retrospective_configuration). */
+describe('retrospective_configurations conform to the reference', () => {
+  const w = useApiWorld();
+
+  test('list, get and update answer the reference documents, includes too; errors answer errors_list', async () => {
+    const list = await w.send('GET', '/v1/retrospective_configurations?filter[kind]=skip&page[size]=10&page[number]=1');
+    assertStatus(list, 200, 'GET list');
+    validateAgainstReference('retrospective_configuration_list', list.body, 'GET list 200');
+    const id = list.body.data[0].id;
+    const severity = (await w.create('/v1/severities', 'severities', { name: named('SEV'), severity: 'critical' })).id;
+    const team = (await w.create('/v1/teams', 'groups', { name: named('Team') })).id;
+    const update = { data: { type: 'retrospective_configurations', attributes: { severity_ids: [severity], group_ids: [team], incident_type_ids: null } } };
+    validateAgainstReference('update_retrospective_configuration', update, 'request');
+    const changed = await w.send('PUT', `/v1/retrospective_configurations/${id}`, update);
+    assertStatus(changed, 200, 'PUT');
+    validateAgainstReference('retrospective_configuration_response', changed.body, 'PUT 200');
+    assert.deepEqual([changed.body.data.attributes.severity_ids, changed.body.data.attributes.group_ids, changed.body.data.attributes.incident_type_ids], [[severity], [team], null]);
+    for (const include of ['severities', 'groups', 'incident_types']) {
+      const one = await w.send('GET', `/v1/retrospective_configurations/${id}?include=${include}`);
+      assertStatus(one, 200, `GET include=${include}`);
+      validateAgainstReference('retrospective_configuration_response', one.body, `GET include=${include} 200`);
+      const all = await w.send('GET', `/v1/retrospective_configurations?include=${include}`);
+      validateAgainstReference('retrospective_configuration_list', all.body, `GET list include=${include} 200`);
+    }
+    const wrong = await w.send('PUT', `/v1/retrospective_configurations/${id}`, { data: { type: 'retrospective_configurations', attributes: { severity_ids: [team] } } });
+    assertStatus(wrong, 422, 'PUT naming a team as a severity');
+    validateAgainstReference('errors_list', wrong.body, 'PUT 422');
+    const missing = await w.send('GET', '/v1/retrospective_configurations/00000000-0000-4000-8000-000000000000');
+    assertStatus(missing, 404, 'GET missing');
+    validateAgainstReference('errors_list', missing.body, 'GET 404');
+  });
+});
+
+/** Incidents' steps by hand: copied from the matching process when the incident is created (no create). */
+describe('incident_retrospective_steps conform to the reference', () => {
+  const w = useApiWorld();
+
+  test('get and update answer the reference documents; errors answer errors_list', async () => {
+    await made(w.api, w.org, '/v1/retrospective_processes', 'retrospective_processes', { name: named('Every incident'), copy_from: 'starter_template' });
+    const incident = (await w.create('/v1/incidents', 'incidents', { title: named('Outage') })).id;
+    const [step] = (await w.send('GET', `/v1/incidents/${incident}/retrospective_steps`)).body.data as { id: string }[];
+    const one = await w.send('GET', `/v1/incident_retrospective_steps/${step.id}`);
+    assertStatus(one, 200, 'GET');
+    validateAgainstReference('incident_retrospective_step_response', one.body, 'GET 200');
+    const update = {
+      data: { type: 'incident_retrospective_steps', attributes: { title: 'Book the room', description: null, due_date: '2030-01-02T03:04:05Z', position: 3, skippable: true, status: 'skipped' } },
+    };
+    validateAgainstReference('update_incident_retrospective_step', update, 'request');
+    const changed = await w.send('PUT', `/v1/incident_retrospective_steps/${step.id}`, update);
+    assertStatus(changed, 200, 'PUT');
+    validateAgainstReference('incident_retrospective_step_response', changed.body, 'PUT 200');
+    assert.deepEqual([changed.body.data.attributes.status, changed.body.data.attributes.position], ['skipped', 3]);
+    const cleared = await w.send('PUT', `/v1/incident_retrospective_steps/${step.id}`, { data: { type: 'incident_retrospective_steps', attributes: { due_date: null, position: null } } });
+    assertStatus(cleared, 200, 'PUT nulls');
+    validateAgainstReference('incident_retrospective_step_response', cleared.body, 'PUT nulls 200');
+    const wrong = await w.send('PUT', `/v1/incident_retrospective_steps/${step.id}`, { data: { type: 'incident_retrospective_steps', attributes: { status: 'done' } } });
+    assertStatus(wrong, 422, 'PUT with a status outside the enum');
+    validateAgainstReference('errors_list', wrong.body, 'PUT 422');
+    const missing = await w.send('GET', '/v1/incident_retrospective_steps/00000000-0000-4000-8000-000000000000');
+    assertStatus(missing, 404, 'GET missing');
+    validateAgainstReference('errors_list', missing.body, 'GET 404');
+  });
 });

@@ -270,6 +270,22 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     return { id: await make(org, `/v1/retrospective_process_groups/${group}/steps`, 'retrospective_process_group_steps', { retrospective_step_id: step }), carried: false };
   };
 
+  // Every organization has its two configurations, never created: its first, known by its id (it holds no free text).
+  SEEDERS['/v1/retrospective_configurations'] = async (_organizationId, _marker, org) => {
+    const res = await api.request('GET', '/v1/retrospective_configurations', { token: org.token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return { id: String(res.body.data[0].id), carried: false };
+  };
+  // An incident's steps are copied from the process matching it when it is created: a process for a team of its own, one step carrying the marker.
+  SEEDERS['/v1/incident_retrospective_steps'] = async (_organizationId, marker, org) => {
+    const team = await make(org, '/v1/teams', 'groups', { name: `${marker} team` });
+    const process = await make(org, '/v1/retrospective_processes', 'retrospective_processes', { name: `${marker} process`, copy_from: 'starter_template', retrospective_process_matching_criteria: { group_ids: [team] } });
+    await make(org, `/v1/retrospective_processes/${process}/retrospective_steps`, 'retrospective_steps', { title: marker });
+    const incident = await make(org, '/v1/incidents', 'incidents', { title: `${marker} incident`, group_ids: [team] });
+    const steps = await api.request('GET', `/v1/incidents/${incident}/retrospective_steps?page[size]=100`, { token: org.token });
+    return String(steps.body.data.find((s: Json) => s.attributes.title === marker).id);
+  };
+
   // An action item condition names an action item form field.
   SEEDERS['/v1/workflow_action_item_form_field_conditions'] = SEEDERS['/v1/workflows/:workflow_id/action_item_form_field_conditions'] = async (_organizationId, marker, org) => {
     const field = await make(org, '/v1/form_fields', 'form_fields', { name: `${marker} field`, kind: 'custom', resource_type: 'action_item' });

@@ -1,3 +1,4 @@
+import { registerOrganizationSeeder } from '@taproot/identity';
 import type { ContextDescriptor } from '@taproot/runtime';
 import { registerIncidentsEventContracts } from './event-contracts';
 import { FORMS_OPENAPI } from './forms';
@@ -6,7 +7,10 @@ import { INCIDENTS_OPENAPI } from './incidents/incident.openapi';
 import { INCIDENTS_MIGRATIONS } from './migrations';
 import { INCIDENTS_ERRORS } from './errors';
 import { meetingRecordingDefinition, MEETING_RECORDINGS_OPENAPI } from './meeting-recordings/meeting-recordings';
-import { incidentPostMortemDefinition, retrospectiveProcessDefinition } from './retrospectives/retrospectives';
+import { incidentPostMortemDefinition, retrospectiveProcessDefinition, seedRetrospectiveConfigurations } from './retrospectives/retrospectives';
+
+// Every new organization has its two retrospective configurations from the start (docs/retrospectives.md).
+registerOrganizationSeeder((manager, organizationId) => seedRetrospectiveConfigurations(manager, [organizationId], new Date()));
 
 export const INCIDENTS_CONTEXT: ContextDescriptor = {
   name: 'incidents',

@@ -9,5 +9,6 @@ import { CreateRetrospectives1732300010000 } from './1732300010000-create-retros
 import { CreateMeetingRecordingsAndFeedbacks1732300010400 } from './1732300010400-create-meeting-recordings-and-feedbacks';
 import { CreateSlasAndPlaybooks1732300010500 } from './1732300010500-create-slas-and-playbooks';
 import { CreateIncidentPostMortems1732300010700 } from './1732300010700-create-incident-post-mortems';
+import { CreateRetrospectiveConfigurationsAndIncidentSteps1732300010800 } from './1732300010800-create-retrospective-configurations-and-incident-steps';
 
-export const INCIDENTS_MIGRATIONS = [CreateSubStatusesAndIncidentRoles1732300001000, CreateIncidentRoleTasks1732300001100, CreateIncidents1732300001200, CreateActionItemsAndIncidentSubStatuses1732300001300, AddIncidentExternalIds1732300001400, AddIncidentZendeskTicketIds1732300001500, CreateForms1732300009800, CreateRetrospectives1732300010000, CreateMeetingRecordingsAndFeedbacks1732300010400, CreateSlasAndPlaybooks1732300010500, CreateIncidentPostMortems1732300010700];
+export const INCIDENTS_MIGRATIONS = [CreateSubStatusesAndIncidentRoles1732300001000, CreateIncidentRoleTasks1732300001100, CreateIncidents1732300001200, CreateActionItemsAndIncidentSubStatuses1732300001300, AddIncidentExternalIds1732300001400, AddIncidentZendeskTicketIds1732300001500, CreateForms1732300009800, CreateRetrospectives1732300010000, CreateMeetingRecordingsAndFeedbacks1732300010400, CreateSlasAndPlaybooks1732300010500, CreateIncidentPostMortems1732300010700, CreateRetrospectiveConfigurationsAndIncidentSteps1732300010800];

@@ -43,6 +43,15 @@ describe('resourceController routes', () => {
     ]);
   });
 
+  test('only the declared operations are routed: no create nor delete for a resource without them', () => {
+    assert.deepEqual(routes(schema({ parent: ROLE_PARENT, operations: ['list', 'get', 'update'], updateMethod: 'both' })), [
+      'GET v1/incident_role_tasks/:id',
+      'GET v1/incident_roles/:incident_role_id/incident_role_tasks',
+      'PATCH v1/incident_role_tasks/:id',
+      'PUT v1/incident_role_tasks/:id',
+    ]);
+  });
+
   test('the update is served with the declared method only: PATCH for updateMethod patch', () => {
     const served = routes(schema({ updateMethod: 'patch' }));
     assert.ok(served.includes('PATCH v1/incident_role_tasks/:id'));

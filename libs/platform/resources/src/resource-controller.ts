@@ -32,15 +32,18 @@ const nestRoute = (path: string) => path.replace(/^\//, '').replace(/\{(\w+)\}/g
 
 /**
  * The thin JSON:API controller of a declared resource: parse, dispatch a command or query,
- * serialize. Only the operations the declaration lists are served; `bulk_upsert` and
- * `bulk_delete` only when it is declared with `bulk: true`. A resource declared under a parent
- * has its collection under the parent's record and its records at its own path.
+ * serialize. Only the operations the declaration lists are routed, as the OpenAPI document
+ * declares no other (a resource without a create has no POST); `bulk_upsert` and `bulk_delete`
+ * only when it is declared with `bulk: true`. A resource declared under a parent has its
+ * collection under the parent's record and its records at its own path.
  */
 export function resourceController(definition: ResourceDefinition): Type<unknown> {
   const { schema } = definition;
-  const serves = (op: (typeof schema.operations)[number]) => {
+  type Op = (typeof schema.operations)[number];
+  const serves = (op: Op) => {
     if (!schema.operations.includes(op)) throw JsonApiError.of(405, 'Method not allowed', `${schema.type} does not support ${op}`);
   };
+  const routed = (op: Op, route: MethodDecorator): MethodDecorator => (schema.operations.includes(op) ? route : () => undefined);
   // Each route checks its action on the resource's permission family (docs/permissions.md).
   const family = definition.permission?.family ?? (isPermissionFamily(schema.type) ? schema.type : null);
   const requires = (action: CrudAction): MethodDecorator => (family ? RequirePermission(family, action) : () => undefined);
@@ -72,7 +75,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
   // The update is served with the declared method only, as the OpenAPI document declares it.
   const UpdateRoute = schema.updateMethod === 'patch' ? Patch : Put;
   // `both`: PATCH too, served by the same update (a second route method; Nest keeps one route per method).
-  const AlsoPatch: MethodDecorator = schema.updateMethod === 'both' ? Patch(`${records}/:id`) : () => undefined;
+  const AlsoPatch: MethodDecorator = schema.updateMethod === 'both' ? routed('update', Patch(`${records}/:id`)) : () => undefined;
 
   @Controller()
   class JsonApiResourceController {
@@ -128,24 +131,22 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       access?.mayWrite?.(caller, String(found.data.attributes[schema.parent!.attribute]));
     }
 
-    @Get(lists)
+    @routed('list', Get(lists))
     @requiresRead
     async list(@CurrentCaller() principal: Caller, @Param() params: Record<string, string>, @Query() query: FlatQuery) {
-      serves('list');
       await definition.rules?.beforeList?.(principal.organizationId, this.dataSource);
       const parentId = await this.parentOf(principal, params);
       const scope = parentId === undefined && access?.listScope ? access.listScope(principal) : [];
       return this.queries.execute(new ListResourcesQuery(definition, principal.organizationId, unaliased(query), parentId, scope));
     }
 
-    @Get(`${records}/:id`)
+    @routed('get', Get(`${records}/:id`))
     @requiresRead
     get(@CurrentCaller() principal: Caller, @Param('id') id: string, @Query() query: FlatQuery, @Param() params: Record<string, string>) {
-      serves('get');
       return this.visible(principal, id, query, params);
     }
 
-    @Post(collection)
+    @routed('create', Post(collection))
     @requiresWrite('create')
     @teamOwned
     @HttpCode(201)
@@ -155,7 +156,6 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       @Body() body: unknown,
       @Res({ passthrough: true }) reply: HeaderReply,
     ) {
-      serves('create');
       const parentId = await this.parentFirst(principal, params);
       const { attributes, warnings } = parseResourcePayload(schema, body, 'create');
       if (parentId !== undefined) access?.mayWrite?.(principal, parentId);
@@ -167,7 +167,7 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       return this.answer(principal.organizationId, snapshot);
     }
 
-    @UpdateRoute(`${records}/:id`)
+    @routed('update', UpdateRoute(`${records}/:id`))
     @requiresWrite('update')
     @teamOwned
     async update(
@@ -177,7 +177,6 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       @Res({ passthrough: true }) reply: HeaderReply,
       @Param() params: Record<string, string> = {},
     ) {
-      serves('update');
       const { attributes, warnings } = parseResourcePayload(schema, body, 'update');
       if (access || parentInPath) await this.writable(principal, id, params);
       const userId = principal.userId === null ? null : String(principal.userId);
@@ -201,11 +200,10 @@ export function resourceController(definition: ResourceDefinition): Type<unknown
       return this.update(principal, id, body, reply, params);
     }
 
-    @Delete(`${records}/:id`)
+    @routed('delete', Delete(`${records}/:id`))
     @requiresWrite('delete')
     @teamOwned
     async remove(@CurrentCaller() principal: Caller, @Param('id') id: string, @Param() params: Record<string, string>) {
-      serves('delete');
       if (access || parentInPath) await this.writable(principal, id, params);
       const snapshot: Snapshot = await this.commands.execute(
         new DeleteResourceCommand(definition, principal.organizationId, actorOf(principal), id),

@@ -13,7 +13,7 @@ import { UpdateIncidentPostMortemCommand } from './update-incident-post-mortem';
  * The post mortems' routes (docs/retrospectives.md): the generic list and get queries, seen as
  * their incidents are (a private incident's is missing for callers who may not read private
  * incidents), and a PUT that upserts (`UpdateIncidentPostMortemCommand`). Not the generic
- * controller: it would also route the create and delete a post mortem does not have (405s).
+ * controller: a post mortem's id is its incident's uuid or slug, and its PUT upserts.
  */
 @Controller()
 export class IncidentPostMortemsController {

@@ -11,8 +11,8 @@ export const STARTER_TEMPLATE = 'starter_template';
 
 const ids = (description: string): AttributeDef => ({ type: 'array', items: { type: 'string', format: 'uuid' }, description });
 
-/** What a process matches, by kind: the records each names. */
-const CRITERIA: Record<string, Reference> = {
+/** What a process matches, by kind: the records each names (a retrospective configuration's too). */
+export const CRITERIA: Record<string, Reference> = {
   severity_ids: { noun: 'severity', code: IncidentsErrorCode.UnknownReference, existing: (db, org, list) => existingCatalogIds(db, org, 'severities', list) },
   group_ids: { noun: 'team', code: IncidentsErrorCode.UnknownReference, existing: existingTeamIds },
   incident_type_ids: { noun: 'incident type', code: IncidentsErrorCode.UnknownReference, existing: (db, org, list) => existingCatalogIds(db, org, 'incident_types', list) },

@@ -6,6 +6,7 @@ import { assertMayMakePrivate, type IncidentAccess } from '../../incident-access
 import { linkAlerts } from '../../incident-alerts';
 import { actingUser, assertStatusOfKind, checkReferences, findRelated, initialStamps, kindFor } from '../../incident-changes';
 import { lifecycleOf, type IncidentKind, type IncidentStatus } from '../../incident.state';
+import { copyRetrospectiveSteps } from '../../../retrospectives/incident-retrospective-steps/copy-retrospective-steps';
 import { announce } from '../incident-write';
 import { CreateIncidentCommand } from './create-incident.command';
 import { IncidentsErrorCode } from '../../../errors';
@@ -28,8 +29,9 @@ export async function takeSequentialId(ctx: WriteContext, step: 0 | 1): Promise<
 /**
  * THE create of an incident, for `POST /v1/incidents` and each item of an import: relationship
  * ids, the private permission, the creator, parent and original, kind and status, the next
- * sequential id, then the row and its `incident.created`. A `backfill`'s times are history as
- * sent: none is stamped with the time of the create, and no `*_by` is recorded.
+ * sequential id, then the row and its `incident.created`, then its copy of the matching
+ * retrospective process' steps. A `backfill`'s times are history as sent: none is stamped with the
+ * time of the create, and no `*_by` is recorded.
  */
 export async function createIncident(writer: ResourceWriter, ctx: WriteContext, access: IncidentAccess, input: Row, keep: Keep, backfill = false): Promise<ResourceObject> {
   const attributes = await checkReferences(ctx, input);
@@ -61,6 +63,7 @@ export async function createIncident(writer: ResourceWriter, ctx: WriteContext, 
     duplicate_incident_id: original ? String(original.id) : null,
   });
   const incident = await announce(ctx, result, [], keep);
+  await copyRetrospectiveSteps(ctx, result.snapshot, keep);
   await linkAlerts(ctx, result.snapshot, (attributes.alert_ids as string[] | null) ?? [], true, keep, access.userId);
   return incident;
 }
