@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  * iterate) imports contexts and platform libs. Deep imports into another project are refused.
  */
 export default [
-  { ignores: ['**/node_modules/**', '**/dist/**', '.nx/**', 'tools/kafka/.cache/**', 'tools/fuzz/.cache/**', 'tools/sdk/.cache/**', 'tools/scim/.cache/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.nx/**', 'tools/kafka/.cache/**', 'tools/fuzz/.cache/**', 'tools/sdk/.cache/**', 'tools/scim/.cache/**', 'tools/mcp/.cache/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

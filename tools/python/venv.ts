@@ -1,14 +1,14 @@
 /**
  * Python tools the tests run (Schemathesis in tools/fuzz, the hosted API's SDK in tools/sdk, a SCIM
- * client in tools/scim): each installed once from its pinned requirements file into its own
- * virtualenv under the tool's `.cache` folder (Python >= 3.11 must be on the machine), reinstalled
- * when the file changes.
+ * client in tools/scim, the hosted API's MCP server in tools/mcp): each installed once from its
+ * pinned requirements file into its own virtualenv under the tool's `.cache` folder (Python >= 3.11
+ * must be on the machine, >= 3.12 for tools/mcp), reinstalled when the file changes.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
 export type Log = (line: string) => void;
@@ -42,6 +42,8 @@ export interface VenvSpec {
   smokeTest: string[];
   /** The environment variable that may name the interpreter to build it with. */
   pythonVariable: string;
+  /** The oldest Python the requirements install on, `[major, minor]` (default 3.11). */
+  minimumPython?: readonly [number, number];
   log: Log;
 }
 
@@ -59,7 +61,7 @@ export async function installVenv(spec: VenvSpec): Promise<string> {
   const installed = async () => existsSync(marker) && (await readFile(marker, 'utf8')).trim() === hash;
   if (await installed()) return python;
 
-  const base = await findPython(spec.pythonVariable, log);
+  const base = await findPython(spec.pythonVariable, spec.minimumPython ?? [3, 11], log);
   log(`installing ${spec.label} into ${venv} with ${base} (first run only)...`);
   const started = Date.now();
   await mkdir(spec.cache, { recursive: true });
@@ -86,30 +88,55 @@ export async function installVenv(spec: VenvSpec): Promise<string> {
 /**
  * Runs a Python driver (`script` with `args`, plus `--report <file>`) that writes its JSON report
  * to that file, and answers the report; the driver's output goes to `log`. A non-zero exit fails
- * with its last lines.
+ * with its last lines, but `failuresExit`: the status with which a driver says its report lists
+ * failures (the report is read, for the test to name them).
  */
-export async function runPythonReport<T>(opts: { python: string; script: string; args: string[]; log: Log; timeoutMs?: number }): Promise<T> {
+export async function runPythonReport<T>(opts: { python: string; script: string; args: string[]; log: Log; timeoutMs?: number; failuresExit?: number }): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'taproot-python-'));
   try {
     const report = join(dir, 'report.json');
     const result = await run(opts.python, [opts.script, ...opts.args, '--report', report], opts.log, { timeoutMs: opts.timeoutMs ?? 120_000 });
-    if (result.code !== 0) throw new Error(`${basename(opts.script)} failed (exit ${result.code}):\n${result.tail.join('\n')}`);
+    if (result.code !== 0 && result.code !== opts.failuresExit) throw new Error(`${basename(opts.script)} failed (exit ${result.code}):\n${result.tail.join('\n')}`);
     return JSON.parse(await readFile(report, 'utf8')) as T;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function findPython(variable: string, log: Log): Promise<string> {
+/**
+ * The interpreter to build a venv with: the one `variable` names, else the first of the versioned
+ * names on PATH, `python3`, and pyenv's installed versions (newest first: a pyenv shim of a
+ * version that is not selected fails, as python3.12 does where the global version is 3.11) that is
+ * `minimum` or later.
+ */
+async function findPython(variable: string, minimum: readonly [number, number], log: Log): Promise<string> {
   const named = process.env[variable];
-  const candidates = named ? [named] : ['python3.13', 'python3.12', 'python3.11', 'python3'];
-  const check = 'import sys; print("%d.%d" % sys.version_info[:2]); sys.exit(0 if sys.version_info >= (3, 11) else 3)';
+  const [major, minor] = minimum;
+  const versioned = [14, 13, 12, 11].filter((m) => m >= minor).map((m) => `python${major}.${m}`);
+  const candidates = named ? [named] : [...versioned, 'python3', ...pyenvPythons()];
+  const wanted = `${major}.${minor}`;
+  const check = `import sys; print("%d.%d" % sys.version_info[:2]); sys.exit(0 if sys.version_info >= (${major}, ${minor}) else 3)`;
   for (const candidate of candidates) {
     const result = await run(candidate, ['-c', check]).catch(() => null);
     if (result?.code === 0) return candidate;
-    if (result?.code === 3) log(`${candidate} is Python ${result.tail.join('').trim()}; 3.11 or later is needed`);
+    if (result?.code === 3) log(`${candidate} is Python ${result.tail.join('').trim()}; ${wanted} or later is needed`);
   }
-  throw new Error(`no Python 3.11 or later found (tried ${candidates.join(', ')}); install one or set ${variable}`);
+  throw new Error(`no Python ${wanted} or later found (tried ${candidates.join(', ')}); install one or set ${variable}`);
+}
+
+/** The interpreters of pyenv's installed versions (`$PYENV_ROOT/versions/<v>/bin/python3`), newest first. */
+function pyenvPythons(): string[] {
+  const versions = join(process.env.PYENV_ROOT ?? join(homedir(), '.pyenv'), 'versions');
+  if (!existsSync(versions)) return [];
+  const numeric = (v: string) => v.split('.').map((n) => Number.parseInt(n, 10) || 0);
+  return readdirSync(versions)
+    .filter((v) => /^\d+\.\d+(\.\d+)?$/.test(v))
+    .sort((a, b) => {
+      const [x, y] = [numeric(a), numeric(b)];
+      return y[0] - x[0] || y[1] - x[1] || (y[2] ?? 0) - (x[2] ?? 0);
+    })
+    .map((v) => join(versions, v, 'bin', 'python3'))
+    .filter((python) => existsSync(python));
 }
 
 export async function mustRun(cmd: string, args: string[], onLine: Log): Promise<void> {

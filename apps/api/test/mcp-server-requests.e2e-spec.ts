@@ -13,7 +13,8 @@ const doc = (type: string, attributes: Json) => ({ data: { type, attributes } })
  * incident, alert and on-call tools and its resources), as its source sends them: the same paths,
  * parameter spellings (an empty `include=`, `id` among sparse fieldsets, `schedule_ids[]`, Python
  * `isoformat()` times) and bodies, and the response members it reads. Pointed at Taproot, each
- * tool must get a 2xx and find what it looks for.
+ * tool must get a 2xx and find what it looks for. tools/mcp/rootly-mcp.e2e-spec.ts runs the server
+ * itself (PyPI `rootly-mcp-server`) and calls every tool it lists.
  */
 describe("the hosted API's MCP server's requests", () => {
   let api: TestApi;

@@ -62,6 +62,22 @@ describe('status page templates', () => {
     assert.deepEqual(ids(await send('GET', `/v1/status-pages/${pageId}/templates`)), [normal.id], 'nothing else was written');
   });
 
+  test('the bare template, as the reference declares the body (its own MCP server sends it), is taken for a create and an update', async () => {
+    const { id: pageId } = await page();
+    // rootly-mcp-server's create_status_page_template and update_status_page_template: the template's members, its own timestamps among them.
+    const at = '2026-11-26T16:00:00Z';
+    const made = await send('POST', `/v1/status-pages/${pageId}/templates`, { status_page_id: pageId, title: 'Investigating', body: 'Slow checkouts', update_status: 'investigating', created_at: at, updated_at: at });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.deepEqual([made.body.data.attributes.status_page_id, made.body.data.attributes.title, made.body.data.attributes.update_status], [pageId, 'Investigating', 'investigating']);
+    assert.notEqual(made.body.data.attributes.created_at, at, 'the server keeps its own timestamps');
+    const changed = await send('PUT', `/v1/templates/${made.body.data.id}`, { status_page_id: pageId, title: 'Investigating', body: 'Checkouts are slow; we are on it', created_at: at, updated_at: at });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.equal(changed.body.data.attributes.body, 'Checkouts are slow; we are on it');
+    // A bare body is read as the attributes: what they lack or get wrong is named as in a document.
+    const bad = await send('POST', `/v1/status-pages/${pageId}/templates`, { title: 'No body', kind: 'urgent' });
+    assert.deepEqual([bad.status, new Set(pointers(bad))], [422, new Set(['/data/attributes/body', '/data/attributes/kind'])]);
+  });
+
   test("another organization's page and templates answer 404", async () => {
     const { id: pageId } = await page();
     const mine = await template(pageId, { title: 't', body: 'b' });

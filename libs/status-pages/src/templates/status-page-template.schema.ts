@@ -17,6 +17,8 @@ export const statusPageTemplateSchema = defineResource({
   operations: ['list', 'create', 'get', 'update', 'delete'],
   operationIds: { list: 'listStatusPageTemplates', create: 'createStatusPageTemplate', get: 'getStatusPageTemplate', update: 'updateStatusPageTemplate', delete: 'deleteStatusPageTemplate' },
   parent: { ...UNDER_STATUS_PAGE, segment: 'templates' },
+  // The reference's create and update take the bare template; its own MCP server sends that.
+  bareRequest: true,
   attributes: {
     status_page_id: STATUS_PAGE_ID,
     title: { type: 'string', required: true, minLength: 1, maxLength: 255, description: 'Title of the template' },

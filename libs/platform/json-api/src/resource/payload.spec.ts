@@ -85,6 +85,14 @@ describe('parseResourcePayload', () => {
       assert.match(error.errors[0].detail ?? '', /data must be a single resource object/);
     });
 
+    test("reads a body without data as the attributes when the reference's body is the bare attributes", () => {
+      const bare = defineResource({ ...widgets(), bareRequest: true });
+      assert.deepEqual(parseResourcePayload(bare, { name: 'bare' }, 'create').attributes.name, 'bare');
+      assert.deepEqual(parseResourcePayload(bare, doc({ name: 'document' }), 'create').attributes.name, 'document');
+      const error = failure(() => parseResourcePayload(bare, { severity: 'urgent' }, 'create'));
+      assert.deepEqual([error.status, error.errors.map((e) => e.source?.pointer).sort()], [422, ['/data/attributes/name', '/data/attributes/severity']]);
+    });
+
     test('rejects a missing data.type with 422 naming the expected type', () => {
       const error = failure(() => parseResourcePayload(widgets(), { data: { attributes: { name: 'x' } } }, 'create'));
       assert.equal(error.status, 422);

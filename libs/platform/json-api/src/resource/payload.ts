@@ -161,10 +161,20 @@ function storableTimes(schema: ResourceSchema, attributes: Record<string, unknow
   return issues;
 }
 
+/** The attributes a body of the reference's other request forms sends (`{"action": {...}}`, the bare attributes); undefined for a document. */
+function otherFormAttributes(schema: ResourceSchema, raw: unknown): Record<string, unknown> | undefined {
+  if (!isObject(raw) || 'data' in raw) return undefined;
+  if (schema.requestEnvelope) {
+    const enveloped = raw[schema.requestEnvelope];
+    return isObject(enveloped) ? enveloped : undefined;
+  }
+  return schema.bareRequest ? raw : undefined;
+}
+
 export function parseResourcePayload(schema: ResourceSchema, raw: unknown, mode: PayloadMode): ParsedPayload {
-  const envelope = schema.requestEnvelope;
-  // The reference's other request form (`{"action": {...}}`): the same attributes, read as a document.
-  const body = envelope && isObject(raw) && !('data' in raw) && isObject(raw[envelope]) ? { data: { type: schema.type, attributes: raw[envelope] } } : raw;
+  // The reference's other request forms: the same attributes, read as a document.
+  const other = otherFormAttributes(schema, raw);
+  const body = other === undefined ? raw : { data: { type: schema.type, attributes: other } };
   if (!isObject(body)) throw badBody('The request body must be a JSON object with a top-level data member');
   if (!('data' in body) || body.data === undefined) throw badBody('The request body has no top-level data member');
   const data = body.data;

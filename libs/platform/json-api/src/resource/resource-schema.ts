@@ -238,6 +238,11 @@ export interface ResourceSchema {
    */
   requestEnvelope?: string;
   /**
+   * The reference declares the request body as the bare attributes object (status page templates):
+   * a body without `data` is read as the attributes. The JSON:API document is taken too.
+   */
+  bareRequest?: boolean;
+  /**
    * Members a bulk upsert item takes beside the attributes (the reference's catalog `fields`): listed
    * in the bulk document's OpenAPI schema; the definition's `bulkInput` turns them into attributes.
    */
