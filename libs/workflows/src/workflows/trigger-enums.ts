@@ -1,5 +1,5 @@
-// The enums of the reference's trigger params (incident, action_item, alert, pulse, simple), generated from its document.
-// Nested members (alert_field_conditions, alert_payload_conditions) and free-text triggers are stored as given.
+// The enums and member types of the reference's trigger params (incident, action_item, alert, pulse, simple), generated from its document.
+// Nested members (alert_field_conditions, alert_payload_conditions) are checked as objects and stored as given.
 export const CONDITIONS = ['IS', 'IS NOT', 'ANY', 'CONTAINS', 'CONTAINS_ALL', 'CONTAINS_NONE', 'NONE', 'SET', 'UNSET'] as const;
 export const LOGIC = ['ALL', 'ANY', 'NONE'] as const;
 const SET_UNSET = ['SET', 'UNSET'] as const;
@@ -83,4 +83,54 @@ export const TRIGGER_ENUMS: Readonly<Record<string, Readonly<Record<string, Enum
   simple: {
     triggers: { values: SIMPLE_TRIGGERS, array: true },
   },
+};
+
+/** A member the reference types without enumerating its values: a JSON type, or a list of it. */
+export interface TypedMember {
+  type: 'string' | 'boolean' | 'object';
+  array?: boolean;
+  nullable?: boolean;
+}
+
+const FLAG: TypedMember = { type: 'boolean' };
+const TEXT: TypedMember = { type: 'string', nullable: true };
+const TEXTS: TypedMember = { type: 'string', array: true };
+
+/** The incident's typed members, which incident and action item triggers share. */
+const INCIDENT_TYPED: Readonly<Record<string, TypedMember>> = {
+  incident_condition_label_use_regexp: FLAG,
+  incident_inactivity_duration: TEXT,
+  incident_labels: TEXTS,
+  incident_visibilities: { type: 'boolean', array: true },
+  triggers: TEXTS,
+};
+
+/** Each trigger type's typed members (those `TRIGGER_ENUMS` does not enumerate). */
+export const TRIGGER_TYPED: Readonly<Record<string, Readonly<Record<string, TypedMember>>>> = {
+  incident: INCIDENT_TYPED,
+  action_item: { ...INCIDENT_TYPED, incident_action_item_group_ids: TEXTS },
+  alert: {
+    alert_condition_label_use_regexp: FLAG,
+    alert_condition_payload_use_regexp: FLAG,
+    alert_condition_source_use_regexp: FLAG,
+    alert_condition_status_use_regexp: FLAG,
+    alert_field_conditions: { type: 'object', array: true },
+    alert_labels: TEXTS,
+    alert_payload: TEXTS,
+    alert_payload_conditions: { type: 'object' },
+    alert_query_payload: TEXT,
+    alert_sources: TEXTS,
+    alert_statuses: TEXTS,
+    alert_urgency_ids: TEXTS,
+  },
+  pulse: {
+    pulse_condition_label_use_regexp: FLAG,
+    pulse_condition_payload_use_regexp: FLAG,
+    pulse_condition_source_use_regexp: FLAG,
+    pulse_labels: TEXTS,
+    pulse_payload: TEXTS,
+    pulse_query_payload: TEXT,
+    pulse_sources: TEXTS,
+  },
+  simple: {},
 };

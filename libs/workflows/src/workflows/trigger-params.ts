@@ -1,6 +1,6 @@
 import { JsonApiError } from '@taproot/json-api';
 import { WorkflowsErrorCode } from '../errors';
-import { TRIGGER_ENUMS } from './trigger-enums';
+import { TRIGGER_ENUMS, TRIGGER_TYPED, type TypedMember } from './trigger-enums';
 
 export const TRIGGER_TYPES = Object.keys(TRIGGER_ENUMS);
 
@@ -11,8 +11,9 @@ const refuse = (pointer: string, detail: string) => JsonApiError.invalidAttribut
 
 /**
  * A workflow's `trigger_params` (the reference's oneOf, told apart by `trigger_type`): the type is
- * one of the reference's and each member it enumerates holds one of its values. Other members are
- * stored as given (the reference's variants are open objects).
+ * one of the reference's, each member it enumerates holds one of its values and each member it
+ * types holds that type, so the answer matches the reference's variant. Other members are stored
+ * as given (the reference's variants are open objects).
  */
 export function checkTriggerParams(params: unknown): void {
   if (params === undefined) return;
@@ -26,4 +27,12 @@ export function checkTriggerParams(params: unknown): void {
     const wrong = Array.isArray(items) ? items.find((v) => !member.values.includes(v as string)) : value;
     if (wrong !== undefined) throw refuse(`trigger_params/${name}`, `trigger_params.${name} of a ${type} trigger must be ${member.array ? 'a list of ' : ''}one of ${member.values.join(', ')} (got ${JSON.stringify(wrong)})`);
   }
+  for (const [name, member] of Object.entries(TRIGGER_TYPED[type as string])) {
+    const value = (params as Record<string, unknown>)[name];
+    if (value === undefined || (value === null && member.nullable) || holds(member, value)) continue;
+    throw refuse(`trigger_params/${name}`, `trigger_params.${name} of a ${type} trigger must be ${member.array ? `a list of ${member.type}s` : `a ${member.type}`} (got ${JSON.stringify(value)})`);
+  }
 }
+
+const isType = (type: TypedMember['type'], value: unknown) => (type === 'object' ? value !== null && typeof value === 'object' && !Array.isArray(value) : typeof value === type);
+const holds = (member: TypedMember, value: unknown) => (member.array ? Array.isArray(value) && value.every((item) => isType(member.type, item)) : isType(member.type, value));
