@@ -102,13 +102,16 @@ function isJson(text: string): boolean {
 
 /**
  * What Fastify refuses before any hook, as JSON:API errors too: a path that does not
- * percent-decode (`%ED%A0%80`), or a path parameter over its length limit (414).
+ * percent-decode (`%ED%A0%80`), or a path parameter over its length limit. The latter is a 404:
+ * no record has an id or slug that long, and the URI as a whole is not too long to read (414).
  */
 const answerFrameworkError = (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
   const { status, errors } =
     error.code === 'FST_ERR_BAD_URL'
       ? JsonApiError.of(400, 'Invalid characters', 'The request path is not valid percent-encoded UTF-8', 'INVALID_CHARACTERS')
-      : JsonApiError.of(error.statusCode ?? 400, error.statusCode === 414 ? 'URI too long' : 'Bad request', error.message, error.code ?? null);
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? JsonApiError.of(404, 'Not found', 'No record is named by a path segment over 100 characters long', 'NOT_FOUND')
+        : JsonApiError.of(error.statusCode ?? 400, 'Bad request', error.message, error.code ?? null);
   void reply.status(status).header('content-type', JSON_API_MEDIA_TYPE).send({ errors });
 };
 

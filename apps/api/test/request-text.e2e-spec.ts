@@ -123,10 +123,12 @@ describe('text and numbers the database cannot store', () => {
     }
   });
 
-  test('a path parameter over the length limit is a JSON:API 414', async () => {
-    const res = await get(`/v1/services/${'a'.repeat(200)}`);
-    assert.equal(res.status, 414);
-    assert.equal(res.body.errors[0].status, '414');
-    assert.equal(res.body.errors[0].title, 'URI too long');
+  test('a path parameter over the length limit is a JSON:API 404: no record is named that way', async () => {
+    for (const path of [`/v1/services/${'a'.repeat(200)}`, `/v1/retrospective_processes/${'a'.repeat(200)}/retrospective_steps`]) {
+      const res = await get(path);
+      assert.equal(res.status, 404, path);
+      assert.equal(res.body.errors[0].status, '404');
+      assert.match(res.body.errors[0].detail, /over 100 characters/);
+    }
   });
 });
