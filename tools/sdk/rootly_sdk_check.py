@@ -664,17 +664,18 @@ def catalogs(c: Check, run: str) -> None:
     entity = ident(c.call("createCatalogEntity", doc("catalog_entities", name=f"SDK entity {run}", description="Postgres"), catalog_id=catalog))
     value = ident(c.call("createCatalogEntityProperty", doc("catalog_entity_properties", catalog_field_id=prop, key="text", value="gold"), catalog_entity_id=entity))
     c.call("bulkUpsertCatalogEntities", {"entities": [{"external_id": f"sdk-entity-{run}", "name": f"SDK bulk entity {run}"}]}, catalog_id=catalog)
-    c.call("listCatalogs")
+    # With the reference's include values: the SDK parses the relationships and included records too.
+    c.call("listCatalogs", include="fields")
     c.call("getCatalog", id=catalog)
     c.call("updateCatalog", doc("catalogs", description="Where data lives"), id=catalog)
     c.call("listCatalogProperties", catalog_id=catalog)
     c.call("getCatalogProperty", id=prop)
     c.call("updateCatalogProperty", doc("catalog_properties", name=f"SDK property {run} renamed"), id=prop)
-    c.call("listCatalogEntities", catalog_id=catalog)
-    c.call("getCatalogEntity", id=entity)
+    c.call("listCatalogEntities", include="properties", catalog_id=catalog)
+    c.call("getCatalogEntity", id=entity, include="catalog")
     c.call("updateCatalogEntity", doc("catalog_entities", description="Postgres 16"), id=entity)
-    c.call("listCatalogEntityProperties", catalog_entity_id=entity)
-    c.call("getCatalogEntityProperty", id=value)
+    c.call("listCatalogEntityProperties", include="catalog_field", catalog_entity_id=entity)
+    c.call("getCatalogEntityProperty", id=value, include="catalog_entity")
     c.call("updateCatalogEntityProperty", doc("catalog_entity_properties", value="silver"), id=value)
     # The built-in catalogs' own properties.
     built_in = []
@@ -687,7 +688,7 @@ def catalogs(c: Check, run: str) -> None:
         ("listIncidentTypeCatalogProperties", "createIncidentTypeCatalogProperty", "incident_type"),
     ):
         built_in.append(ident(c.call(create_op, doc("catalog_properties", name=f"SDK {catalog_type} property {run}", kind="text", catalog_type=catalog_type))))
-        c.call(list_op)
+        c.call(list_op, include="catalog")
     for id_ in built_in:
         c.call("deleteCatalogProperty", id=id_)
     c.call("bulkDeleteCatalogEntities", {"external_ids": [f"sdk-entity-{run}"]}, model="BulkDestroyCatalogEntitiesType0", catalog_id=catalog)

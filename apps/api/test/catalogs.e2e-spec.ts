@@ -256,4 +256,172 @@ describe('catalogs over HTTP', () => {
     assert.ok(!ids(await theirs('GET', '/v1/catalogs?page[size]=100')).includes(catalog.id));
     assert.equal((await send('GET', `/v1/catalog_entities/${entity.id}`)).body.data.attributes.name, entity.attributes.name);
   });
+
+  /** The record as its own GET answers it: what `included` must carry (with `relationships`, {} when none is asked). */
+  const asOwnGet = async (path: string): Promise<Json> => {
+    const res = await send('GET', path);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return { ...res.body.data, relationships: {} };
+  };
+  const linkage = (record: Json, name: string) => record.relationships?.[name]?.data;
+  const included = (res: { body: Json }): [string, string][] => (res.body.included ?? []).map((r: Json) => [r.type, r.id]);
+  const read = async (path: string, token?: string) => {
+    const res = await send('GET', path, undefined, token);
+    assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
+    return res;
+  };
+
+  test('include on catalogs: fields (their properties) and entities, on the list and the get', async () => {
+    const marker = unique('inc');
+    const catalog = await newCatalog({ external_id: `${marker}-a` });
+    const empty = await newCatalog({ external_id: `${marker}-b` });
+    const second = await newProperty(catalog.id, { name: 'Second', position: 2 });
+    const first = await newProperty(catalog.id, { name: 'First', position: 1 });
+    const entity = await newEntity(catalog.id, { properties: [{ catalog_property_id: first.id, value: 'x' }] });
+    const list = await read(`/v1/catalogs?include=fields,entities&filter[external_id][in]=${marker}-a,${marker}-b`);
+    const [a, b] = [catalog.id, empty.id].map((id) => list.body.data.find((c: Json) => c.id === id));
+    assert.deepEqual(linkage(a, 'fields'), [{ type: 'catalog_properties', id: first.id }, { type: 'catalog_properties', id: second.id }]);
+    assert.deepEqual(linkage(a, 'entities'), [{ type: 'catalog_entities', id: entity.id }]);
+    assert.deepEqual([linkage(b, 'fields'), linkage(b, 'entities')], [[], []]);
+    assert.deepEqual(included(list).sort(), [['catalog_entities', entity.id], ['catalog_properties', first.id], ['catalog_properties', second.id]].sort());
+    // Each included record is answered as its own GET answers it.
+    const byId = new Map(list.body.included.map((r: Json) => [r.id, r]));
+    assert.deepEqual(byId.get(first.id), await asOwnGet(`/v1/catalog_properties/${first.id}`));
+    assert.deepEqual(byId.get(entity.id), await asOwnGet(`/v1/catalog_entities/${entity.id}`));
+
+    const one = await read(`/v1/catalogs/${catalog.id}?include=fields`);
+    assert.deepEqual(linkage(one.body.data, 'fields'), [{ type: 'catalog_properties', id: first.id }, { type: 'catalog_properties', id: second.id }]);
+    assert.equal(one.body.data.relationships.entities, undefined);
+    assert.deepEqual(included(one), [['catalog_properties', first.id], ['catalog_properties', second.id]]);
+    assert.deepEqual(included(await read(`/v1/catalogs/${catalog.id}?include=entities`)), [['catalog_entities', entity.id]]);
+    // Without include, no relationships; a name the reference does not declare is a 400.
+    assert.equal((await read(`/v1/catalogs/${catalog.id}`)).body.data.relationships, undefined);
+    const bad = await send('GET', '/v1/catalogs?include=properties');
+    assert.deepEqual([bad.status, bad.body.errors[0].source?.parameter], [400, 'include']);
+  });
+
+  test('include on entities: catalog and properties (their deprecated value records), on the list under the catalog and the get', async () => {
+    const catalog = await newCatalog();
+    const property = await newProperty(catalog.id, { name: 'Link' });
+    const [withValues, without] = [await newEntity(catalog.id), await newEntity(catalog.id)];
+    const value = async (v: string) => created(await send('POST', `/v1/catalog_entities/${withValues.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: property.id, key: 'text', value: v })));
+    const v1 = await value('https://one');
+    const v2 = await value('https://two');
+    const list = await read(`/v1/catalogs/${catalog.id}/entities?include=catalog,properties`);
+    assert.deepEqual(list.body.data.map((e: Json) => [e.id, linkage(e, 'catalog'), linkage(e, 'properties')]), [
+      [withValues.id, { type: 'catalogs', id: catalog.id }, [{ type: 'catalog_entity_properties', id: v1.id }, { type: 'catalog_entity_properties', id: v2.id }]],
+      [without.id, { type: 'catalogs', id: catalog.id }, []],
+    ]);
+    // The catalog both name is included once.
+    assert.deepEqual(included(list), [['catalogs', catalog.id], ['catalog_entity_properties', v1.id], ['catalog_entity_properties', v2.id]]);
+    const byId = new Map(list.body.included.map((r: Json) => [r.id, r]));
+    assert.deepEqual(byId.get(catalog.id), await asOwnGet(`/v1/catalogs/${catalog.id}`));
+    assert.deepEqual(byId.get(v1.id), await asOwnGet(`/v1/catalog_entity_properties/${v1.id}`));
+    // The entity keeps its `properties` attribute (the values it holds) beside the relationship.
+    assert.deepEqual(list.body.data[0].attributes.properties, []);
+
+    const one = await read(`/v1/catalog_entities/${withValues.id}?include=catalog`);
+    assert.deepEqual(linkage(one.body.data, 'catalog'), { type: 'catalogs', id: catalog.id });
+    assert.deepEqual(included(one), [['catalogs', catalog.id]]);
+    const values = await read(`/v1/catalog_entities/${withValues.id}?include=properties`);
+    assert.deepEqual(included(values), [['catalog_entity_properties', v1.id], ['catalog_entity_properties', v2.id]]);
+  });
+
+  test('include on entity values: catalog_entity and catalog_field, on the list under the entity and the get', async () => {
+    const catalog = await newCatalog();
+    const property = await newProperty(catalog.id, { name: 'Wiki' });
+    const entity = await newEntity(catalog.id);
+    const value = created(await send('POST', `/v1/catalog_entities/${entity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: property.id, key: 'text', value: 'https://wiki' })));
+    const list = await read(`/v1/catalog_entities/${entity.id}/properties?include=catalog_entity,catalog_field`);
+    assert.deepEqual(list.body.data.map((v: Json) => [linkage(v, 'catalog_entity'), linkage(v, 'catalog_field')]), [
+      [{ type: 'catalog_entities', id: entity.id }, { type: 'catalog_properties', id: property.id }],
+    ]);
+    assert.deepEqual(included(list), [['catalog_entities', entity.id], ['catalog_properties', property.id]]);
+    const byId = new Map(list.body.included.map((r: Json) => [r.id, r]));
+    assert.deepEqual(byId.get(entity.id), await asOwnGet(`/v1/catalog_entities/${entity.id}`));
+    assert.deepEqual(byId.get(property.id), await asOwnGet(`/v1/catalog_properties/${property.id}`));
+    const one = await read(`/v1/catalog_entity_properties/${value.id}?include=catalog_field`);
+    assert.deepEqual(linkage(one.body.data, 'catalog_field'), { type: 'catalog_properties', id: property.id });
+    assert.deepEqual(included(one), [['catalog_properties', property.id]]);
+    assert.deepEqual(included(await read(`/v1/catalog_entity_properties/${value.id}?include=catalog_entity`)), [['catalog_entities', entity.id]]);
+  });
+
+  test('include=catalog on properties: a built-in catalog\'s (catalog_id null) is accepted on each route and includes nothing; a custom one\'s includes its catalog', async () => {
+    const forServices = created(await send('POST', '/v1/services/properties', doc('catalog_properties', { name: unique('Tier'), kind: 'text' })));
+    for (const route of ['services', 'environments', 'functionalities', 'incident_types', 'causes', 'teams']) {
+      const res = await read(`/v1/${route}/properties?include=catalog`);
+      for (const record of res.body.data) assert.equal(linkage(record, 'catalog'), null, route);
+      assert.deepEqual(res.body.included, [], route);
+    }
+    const services = await read('/v1/services/properties?include=catalog&page[size]=100');
+    assert.ok(services.body.data.some((p: Json) => p.id === forServices.id && 'catalog' in p.relationships));
+    const one = await read(`/v1/catalog_properties/${forServices.id}?include=catalog`);
+    assert.deepEqual([linkage(one.body.data, 'catalog'), one.body.included], [null, []]);
+
+    const catalog = await newCatalog();
+    const custom = await newProperty(catalog.id, { name: 'Owner' });
+    const under = await read(`/v1/catalogs/${catalog.id}/properties?include=catalog`);
+    assert.deepEqual(linkage(under.body.data[0], 'catalog'), { type: 'catalogs', id: catalog.id });
+    assert.deepEqual(included(under), [['catalogs', catalog.id]]);
+    assert.deepEqual(included(await read(`/v1/catalog_properties/${custom.id}?include=catalog`)), [['catalogs', catalog.id]]);
+    const bad = await send('GET', '/v1/services/properties?include=entities');
+    assert.deepEqual([bad.status, bad.body.errors[0].source?.parameter], [400, 'include']);
+  });
+
+  test('include never reaches another organization\'s records, even where a stored id names one', async () => {
+    const catalog = await newCatalog();
+    const property = await newProperty(catalog.id, { name: 'Mine' });
+    const entity = await newEntity(catalog.id);
+    const value = created(await send('POST', `/v1/catalog_entities/${entity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: property.id, key: 'text', value: 'v' })));
+    const theirCatalog = created(await send('POST', '/v1/catalogs', doc('catalogs', { name: unique('Theirs') }), w.other.token));
+    const theirProperty = created(await send('POST', `/v1/catalogs/${theirCatalog.id}/properties`, doc('catalog_properties', { name: 'Theirs', kind: 'text' }), w.other.token));
+    const theirEntity = created(await send('POST', `/v1/catalogs/${theirCatalog.id}/entities`, doc('catalog_entities', { name: 'Theirs' }), w.other.token));
+    const theirValue = created(
+      await send('POST', `/v1/catalog_entities/${theirEntity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: theirProperty.id, key: 'text', value: 't' }), w.other.token),
+    );
+    // Planted in the read models, past the writes' checks: only the includes' scoping keeps them out.
+    const plant = (sql: string, params: string[]) => w.api.runtime.dataSource.query(sql, params);
+    await plant('UPDATE catalog_properties_read SET catalog_id = $2 WHERE id = $1', [theirProperty.id, catalog.id]);
+    await plant('UPDATE catalog_entities_read SET catalog_id = $2 WHERE id = $1', [theirEntity.id, catalog.id]);
+    await plant('UPDATE catalog_entity_properties_read SET catalog_entity_id = $2 WHERE id = $1', [theirValue.id, entity.id]);
+    const mixed = await newCatalog();
+    const stray = await newProperty(mixed.id, { name: 'Stray' });
+    const strayEntity = await newEntity(mixed.id);
+    const strayValue = created(await send('POST', `/v1/catalog_entities/${strayEntity.id}/properties`, doc('catalog_entity_properties', { catalog_field_id: stray.id, key: 'text', value: 's' })));
+    await plant('UPDATE catalog_properties_read SET catalog_id = $2 WHERE id = $1', [stray.id, theirCatalog.id]);
+    await plant('UPDATE catalog_entities_read SET catalog_id = $2 WHERE id = $1', [strayEntity.id, theirCatalog.id]);
+    await plant('UPDATE catalog_entity_properties_read SET catalog_entity_id = $2, catalog_field_id = $3 WHERE id = $1', [strayValue.id, theirEntity.id, theirProperty.id]);
+
+    const theirIds = [theirCatalog.id, theirProperty.id, theirEntity.id, theirValue.id];
+    const assertNoneOfTheirs = (res: { body: Json }, path: string) => assert.ok(!included(res).some(([, id]) => theirIds.includes(id)), `${path}: ${JSON.stringify(res.body.included)}`);
+    const paths = [
+      `/v1/catalogs/${catalog.id}?include=fields,entities`,
+      '/v1/catalogs?include=fields,entities&page[size]=100',
+      `/v1/catalog_entities/${entity.id}?include=properties`,
+      `/v1/catalog_properties/${stray.id}?include=catalog`,
+      `/v1/catalog_entities/${strayEntity.id}?include=catalog`,
+      `/v1/catalog_entity_properties/${strayValue.id}?include=catalog_entity,catalog_field`,
+    ];
+    for (const path of paths) assertNoneOfTheirs(await read(path), path);
+    const mine = await read(`/v1/catalogs/${catalog.id}?include=fields,entities`);
+    assert.deepEqual([linkage(mine.body.data, 'fields'), linkage(mine.body.data, 'entities')], [[{ type: 'catalog_properties', id: property.id }], [{ type: 'catalog_entities', id: entity.id }]]);
+    assert.deepEqual(linkage((await read(`/v1/catalog_entities/${entity.id}?include=properties`)).body.data, 'properties'), [{ type: 'catalog_entity_properties', id: value.id }]);
+    assert.equal(linkage((await read(`/v1/catalog_properties/${stray.id}?include=catalog`)).body.data, 'catalog'), null);
+    const strayOne = await read(`/v1/catalog_entity_properties/${strayValue.id}?include=catalog_entity,catalog_field`);
+    assert.deepEqual([linkage(strayOne.body.data, 'catalog_entity'), linkage(strayOne.body.data, 'catalog_field')], [null, null]);
+    // The other organization's own includes do not see ours either.
+    const theirs = await read(`/v1/catalogs/${theirCatalog.id}?include=fields,entities`, w.other.token);
+    assert.deepEqual([linkage(theirs.body.data, 'fields'), linkage(theirs.body.data, 'entities')], [[], []]);
+  });
+
+  test('the served OpenAPI document declares the reference\'s include enums', async () => {
+    const openapi = (await read('/v1/openapi.json')).body;
+    const includeOf = (path: string) => openapi.paths[path].get.parameters.find((p: Json) => p.name === 'include')?.schema?.enum;
+    assert.deepEqual(includeOf('/v1/catalogs'), ['fields', 'entities']);
+    assert.deepEqual(includeOf('/v1/catalogs/{catalog_id}/entities'), ['catalog', 'properties']);
+    assert.deepEqual(includeOf('/v1/catalog_entities/{id}'), ['catalog', 'properties']);
+    assert.deepEqual(includeOf('/v1/catalog_entities/{catalog_entity_id}/properties'), ['catalog_entity', 'catalog_field']);
+    assert.deepEqual(includeOf('/v1/catalog_entity_properties/{id}'), ['catalog_entity', 'catalog_field']);
+    for (const route of ['services', 'environments', 'functionalities', 'incident_types', 'causes', 'teams']) assert.deepEqual(includeOf(`/v1/${route}/properties`), ['catalog'], route);
+  });
 });

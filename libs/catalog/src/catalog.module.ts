@@ -1,11 +1,11 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
-import { catalogEntityDefinition } from './catalog-entities/catalog-entity.schema';
+import { catalogEntityDefinition } from './catalog-entities/catalog-entity-definition';
 import { catalogEntityPropertyDefinition } from './catalog-entity-properties/catalog-entity-property.schema';
 import { BUILT_IN_CATALOG_PROPERTIES_CONTROLLERS } from './catalog-properties/built-in-catalog-properties.controller';
-import { catalogPropertyDefinition } from './catalog-properties/catalog-property.schema';
-import { catalogDefinition } from './catalogs/catalog.schema';
+import { catalogPropertyDefinition } from './catalog-properties/catalog-property-definition';
+import { catalogDefinition } from './catalogs/catalog-definition';
 import { causeDefinition } from './causes/cause.schema';
 import { environmentDefinition } from './environments/environment.schema';
 import { functionalityDefinition } from './functionalities/functionality.schema';

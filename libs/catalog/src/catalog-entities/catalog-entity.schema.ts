@@ -1,15 +1,13 @@
 import { defineResource } from '@taproot/json-api';
-import type { ResourceDefinition } from '@taproot/resources';
-import { catalogEntityPropertyDefinition } from '../catalog-entity-properties/catalog-entity-property.schema';
-import { BULK_FIELDS, fieldsIntoProperties } from '../catalog-properties/bulk-fields';
-import { checkPropertyValues } from '../catalog-properties/property-values';
+import { BULK_FIELDS } from '../catalog-properties/bulk-fields';
 import { catalogProperties, managedBy, namedAndOrdered, text } from '../shared/catalog-attributes';
 
 /**
  * An entity of a custom catalog (docs/catalogs.md): created, listed, upserted and pruned under
  * its catalog (`/v1/catalogs/{catalog_id}/entities`, `.../bulk_upsert`, `.../bulk_delete`), read,
  * changed and deleted at `/v1/catalog_entities/{id}`. Its `properties` are values of its
- * catalog's properties.
+ * catalog's properties. The declaration alone (catalogs/catalog.schema.ts says why); its
+ * definition is in catalog-entity-definition.ts.
  */
 export const catalogEntitySchema = defineResource({
   type: 'catalog_entities',
@@ -19,6 +17,12 @@ export const catalogEntitySchema = defineResource({
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: { path: '/v1/catalogs', param: 'catalog_id', attribute: 'catalog_id', table: 'catalogs', segment: 'entities', onParentDelete: 'cascade' },
+  // The reference's include enum: the entity's catalog, and as `properties` its deprecated value
+  // records (catalog_entity_properties; the `properties` attribute stays the values it holds).
+  relationships: {
+    catalog: { type: 'catalogs', many: false, idAttribute: 'catalog_id' },
+    properties: { type: 'catalog_entity_properties', many: true },
+  },
   // Catalog syncs (Backstage, Terraform) upsert and prune a catalog's entities by external_id.
   bulk: true,
   bulkItemMembers: BULK_FIELDS,
@@ -31,24 +35,3 @@ export const catalogEntitySchema = defineResource({
     properties: catalogProperties('catalog entity', { nullable: false, default: [] }),
   },
 });
-
-export const catalogEntityDefinition: ResourceDefinition = {
-  schema: catalogEntitySchema,
-  context: 'catalog',
-  table: 'catalog_entities',
-  permission: { family: 'catalogs' },
-  bulkInput: fieldsIntoProperties(null),
-  children: () => [catalogEntityPropertyDefinition],
-  rules: {
-    async beforeCreate(attributes, ctx) {
-      await checkPropertyValues(ctx, String(attributes.catalog_id), attributes.properties as PropertyValue[]);
-      return attributes;
-    },
-    async beforeUpdate(current, changes, ctx) {
-      if ('properties' in changes) await checkPropertyValues(ctx, String(current.catalog_id), changes.properties as PropertyValue[]);
-      return changes;
-    },
-  },
-};
-
-type PropertyValue = { catalog_property_id: string; value: string };

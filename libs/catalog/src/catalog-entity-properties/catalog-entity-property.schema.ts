@@ -1,5 +1,7 @@
-import { defineResource, JsonApiError } from '@taproot/json-api';
+import { byIdAttribute, defineIncludes, defineResource, JsonApiError, recordsOf } from '@taproot/json-api';
 import type { ResourceDefinition, Row, WriteContext } from '@taproot/resources';
+import { catalogEntitySchema } from '../catalog-entities/catalog-entity.schema';
+import { catalogPropertySchema } from '../catalog-properties/catalog-property.schema';
 
 /** Values one entity may hold of one property (reference, `new_catalog_entity_property`). */
 export const MAX_VALUES_PER_FIELD = 50;
@@ -18,6 +20,12 @@ export const catalogEntityPropertySchema = defineResource({
   defaultSort: 'created_at',
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: { path: '/v1/catalog_entities', param: 'catalog_entity_id', attribute: 'catalog_entity_id', table: 'catalog_entities', segment: 'properties', onParentDelete: 'cascade' },
+  // The reference's include enum: the entity the value belongs to and the property (the
+  // reference's catalog field) it is a value of.
+  relationships: {
+    catalog_entity: { type: 'catalog_entities', many: false, idAttribute: 'catalog_entity_id' },
+    catalog_field: { type: 'catalog_properties', many: false, idAttribute: 'catalog_field_id' },
+  },
   attributes: {
     catalog_entity_id: { type: 'string', format: 'uuid', writable: 'create', description: 'The catalog entity the value belongs to' },
     catalog_field_id: { type: 'string', format: 'uuid', required: true, writable: 'create', filter: true, description: 'The catalog property the value is of' },
@@ -51,6 +59,10 @@ export const catalogEntityPropertyDefinition: ResourceDefinition = {
   context: 'catalog',
   table: 'catalog_entity_properties',
   permission: { family: 'catalogs' },
+  includes: defineIncludes(catalogEntityPropertySchema, {
+    catalog_entity: byIdAttribute('catalog_entity_id', recordsOf(catalogEntitySchema)),
+    catalog_field: byIdAttribute('catalog_field_id', recordsOf(catalogPropertySchema)),
+  }),
   rules: {
     async beforeCreate(attributes, ctx) {
       await checkField(attributes, ctx);

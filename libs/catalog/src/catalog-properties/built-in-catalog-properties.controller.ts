@@ -3,7 +3,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { actorOf, CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { JsonApiError, parseResourcePayload } from '@taproot/json-api';
 import { CreateResourceCommand, ListResourcesQuery, snapshotObject, type FlatQuery, type Snapshot } from '@taproot/resources';
-import { BUILT_IN_CATALOGS, builtInPropertiesDefinition, catalogPropertySchema } from './catalog-property.schema';
+import { catalogPropertySchema } from './catalog-property.schema';
+import { BUILT_IN_CATALOGS, builtInPropertiesDefinition } from './catalog-property-definition';
 
 /**
  * `GET` and `POST <collection>/properties` of a built-in catalog (services, teams, ...): its

@@ -1,5 +1,5 @@
 import { buildOpenApiDocument } from '@taproot/json-api';
-import { BUILT_IN_CATALOGS, builtInPropertiesDefinition } from './catalog-property.schema';
+import { BUILT_IN_CATALOGS, builtInPropertiesDefinition } from './catalog-property-definition';
 
 /**
  * The built-in catalogs' property routes (`BuiltInCatalogPropertiesController`): the catalog

@@ -1,7 +1,4 @@
 import { defineResource } from '@taproot/json-api';
-import type { ResourceDefinition } from '@taproot/resources';
-import { catalogEntityDefinition } from '../catalog-entities/catalog-entity.schema';
-import { catalogPropertyDefinition } from '../catalog-properties/catalog-property.schema';
 import { managedBy, namedAndOrdered, text } from '../shared/catalog-attributes';
 
 /** The reference's icons of a catalog. */
@@ -12,7 +9,9 @@ const { name, slug, description, position } = namedAndOrdered('catalog');
 
 /**
  * A custom catalog (docs/catalogs.md): a named list of entities whose properties the catalog
- * declares. Deleting one deletes its entities and properties first, each with its event.
+ * declares. The declaration alone, its definition apart (catalog-definition.ts), as are its
+ * properties' and entities': their records include each other, so each definition names the others'
+ * declarations, which import no definition (no import cycle).
  */
 export const catalogSchema = defineResource({
   type: 'catalogs',
@@ -21,6 +20,12 @@ export const catalogSchema = defineResource({
   readTable: 'catalogs_read',
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
+  // The reference's include enum of the list (its get declares none; one declaration serves both).
+  // The reference calls a catalog's properties its fields.
+  relationships: {
+    fields: { type: 'catalog_properties', many: true },
+    entities: { type: 'catalog_entities', many: true },
+  },
   attributes: {
     name,
     slug,
@@ -32,10 +37,3 @@ export const catalogSchema = defineResource({
     position,
   },
 });
-
-export const catalogDefinition: ResourceDefinition = {
-  schema: catalogSchema,
-  context: 'catalog',
-  table: 'catalogs',
-  children: () => [catalogEntityDefinition, catalogPropertyDefinition],
-};
