@@ -197,8 +197,15 @@ async def curated(c: Check) -> None:
     await c.call("collect_incidents", {"query": "database", "max_results": 10, "batch_size": 10}, expect=[incident, past])
     await c.call("get_incident", {"incident_id": f"INC-{s['incident_number']}"}, expect=[incident, s["incident_title"]])
     await c.call("get_incident", {"incident_id": incident}, expect=[incident, s["incident_title"]])
-    await c.call("get_incident_retrospective", {"incident_id": past}, expect=[past, s["past_title"]])
-    await c.call("list_incident_post_mortems", {"service_ids": s["service"], "sort": "created_at"}, expect=[past, s["past_title"], incident], absent=[s["other_incident"]])
+    # The retrospective is found through the incident's relationships.incident_post_mortem (linked on every read).
+    await c.call("get_incident_retrospective", {"incident_id": past}, expect=[past, s["past_title"], f'"retrospective":{{"id":"{past}"', f'"url":"/v1/post_mortems/{past}"'])
+    # Each post mortem names its incident (attributes.incident_id, which the tool reads).
+    await c.call(
+        "list_incident_post_mortems",
+        {"service_ids": s["service"], "sort": "created_at"},
+        expect=[past, s["past_title"], incident, f'"incident_id":"{past}"', f'"incident_id":"{incident}"'],
+        absent=[s["other_incident"]],
+    )
     await c.call("list_incident_post_mortems", {"status": "draft", "page_size": 1}, expect=['"returned":1'])
     await c.call("list_incident_roles", {"incident_id": str(s["incident_number"])}, expect=["Commander", s["responder_email"]])
     await c.call("get_incident_meeting_transcripts", {"incident_id": incident}, expect=[incident, s["recording"]])

@@ -13,7 +13,7 @@ export { ALERTS_OPENAPI } from './alerts/alert.openapi';
 export { alertSourceSchema, alertSourceDefinition, ALERT_SOURCE_TYPES } from './alert-sources/alert-source.schema';
 export { signBody, SIGNATURE_HEADER } from './ingestion';
 export { existingAlertIds, alertSummaries, linkAlertsToIncident, type IncidentLink } from './incident-links/alert-incident-links';
-export { ALERT_INCIDENTS, asSeenBy, withAlertIncludes, type AlertIncidents } from './alerts/alert-includes';
+export { ALERT_INCIDENTS, alertRecordsSeenBy, asSeenBy, withAlertIncludes, type AlertIncidents } from './alerts/alert-includes';
 export { PagingEngine, NOTIFICATION_CHANNELS, type NotificationChannels } from './paging/paging-engine';
 export { AlertRouteRuleUpdater } from './alert-routes/rule-updates';
 export { HeartbeatMonitor } from './heartbeats/heartbeat-monitor';

@@ -81,13 +81,23 @@ const SOURCES: Record<string, IncludeSource> = {
   ),
 };
 
-/** The sources for one caller: the incidents are those it may see, as the incidents context presents them (none without it). */
-function alertIncludes(principal: Caller, incidents: AlertIncidents | undefined): IncludeSources {
-  // Related alerts (a group's leader and members) are seen as the alerts themselves are: their incident_ids filtered.
-  const alerts: RecordsById = async (db, organizationId, ids) => {
+/**
+ * The organization's alerts by id as `GET /v1/alerts/{id}` answers them to a caller (`asSeenBy`:
+ * their `incident_ids` keep only the incidents it may see). The port other records include alerts
+ * through (an alert group's leader and members, an incident's `include=alerts`): only alerting
+ * reads its tables.
+ */
+export function alertRecordsSeenBy(principal: Caller | null, incidents: AlertIncidents | undefined): RecordsById {
+  return async (db, organizationId, ids) => {
     const seen = await asSeenBy(organizationId, principal, [...(await readRecords(db, alertSchema, organizationId, ids)).values()], incidents);
     return new Map(seen.map((a) => [a.id, a]));
   };
+}
+
+/** The sources for one caller: the incidents are those it may see, as the incidents context presents them (none without it). */
+function alertIncludes(principal: Caller, incidents: AlertIncidents | undefined): IncludeSources {
+  // Related alerts (a group's leader and members) are seen as the alerts themselves are: their incident_ids filtered.
+  const alerts = alertRecordsSeenBy(principal, incidents);
   return defineIncludes(alertSchema, {
     ...SOURCES,
     group_leader_alert: byIdAttribute('group_leader_alert_id', alerts),

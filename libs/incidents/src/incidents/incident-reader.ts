@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { alertRecordsSeenBy } from '@taproot/alerting';
+import { can, type PermissionFamily } from '@taproot/auth';
 import { catalogIdsNamed, catalogRecordsOf } from '@taproot/catalog';
 import { teamIdsNamed, teamRecords, userRecords } from '@taproot/identity';
 import {
@@ -15,10 +17,12 @@ import {
   type CollectionDocument,
   type IncludeContext,
   type IncludeSource,
+  type IncludeSources,
   type FlatQuery,
   type ListFilter,
   type ListQuery,
   type Queryable,
+  type RelationshipDef,
   type ResourceObject,
   type ResourceSchema,
   type SingleDocument,
@@ -27,9 +31,13 @@ import {
 import type { Row } from '@taproot/resources';
 import { incidentRoleSchema } from '../incident-roles/incident-role.schema';
 import { actionItemSchema } from '../action-items/action-item.schema';
+import { incidentFeedbackSchema } from '../feedbacks/incident-feedback.schema';
+import { incidentCustomFieldSelectionDefinition } from '../forms/selections/incident-custom-field-selection.schema';
+import { incidentPostMortemSchema } from '../retrospectives/incident-post-mortems/incident-post-mortem.schema';
 import { incidentSubStatusSchema } from '../incident-sub-statuses/incident-sub-status.schema';
 import { incidentEventSchema } from '../timeline/incident-event.schema';
 import { findIncident, seesPrivate, type IncidentAccess } from './incident-access';
+import { incidentsSeenWith } from './incidents-of-alerts';
 import { presentIncidents } from './incident-presenter';
 import { ALIAS_FILTERS, incidentListSchema, incidentSchema, incidentStorageSchema, NAME_FILTERS } from './incident.schema';
 
@@ -51,8 +59,11 @@ const VIRTUAL_FILTERS: Record<string, VirtualFilter> = {
 const children = (schema: ResourceSchema, order: string): IncludeSource =>
   byQuery(schema, `SELECT incident_id AS owner_id, * FROM ${schema.readTable} WHERE organization_id = $1 AND incident_id = ANY($2::uuid[]) ORDER BY ${order}, id`);
 
-/** Where `include` on incidents finds its records (names of records Taproot has not are declared absent). */
-const INCIDENT_INCLUDES = defineIncludes(incidentSchema, {
+/**
+ * Where `include` on incidents finds its records, but the alerts (names of records Taproot has not
+ * are declared absent): each is one query per page, never one per incident.
+ */
+const INCIDENT_INCLUDES: IncludeSources = {
   causes: byIdAttribute('cause_ids', catalogRecordsOf('causes')),
   services: byIdAttribute('service_ids', catalogRecordsOf('services')),
   environments: byIdAttribute('environment_ids', catalogRecordsOf('environments')),
@@ -64,7 +75,41 @@ const INCIDENT_INCLUDES = defineIncludes(incidentSchema, {
   events: children(incidentEventSchema, 'occurred_at, created_at'),
   action_items: children(actionItemSchema, 'created_at'),
   sub_statuses: children(incidentSubStatusSchema, 'assigned_at, created_at'),
-});
+  feedbacks: children(incidentFeedbackSchema, 'created_at'),
+  custom_field_selections: children(incidentCustomFieldSelectionDefinition.schema, 'created_at'),
+  // The post mortem shares the incident's id: its view, as GET /v1/post_mortems/{id} answers it.
+  incident_post_mortem: byQuery(
+    incidentPostMortemSchema,
+    `SELECT id AS owner_id, * FROM ${incidentPostMortemSchema.readTable} WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+  ),
+};
+
+/**
+ * The sources for one caller: the attached alerts (the incident's `alert_ids`) through the alerting
+ * context's port, as GET /v1/alerts/{id} answers them to this caller (their `incident_ids` keep
+ * only the incidents it may see).
+ */
+const incidentIncludes = (db: Queryable, access: IncidentAccess): IncludeSources =>
+  defineIncludes(incidentSchema, {
+    ...INCIDENT_INCLUDES,
+    alerts: byIdAttribute('alert_ids', alertRecordsSeenBy(access.principal, incidentsSeenWith(db, access))),
+  });
+
+/**
+ * Relationships whose records another permission family guards than the incident's own: for a
+ * caller who may not read that family they are absent (nothing read, nothing included, empty
+ * linkage; the post mortem's is not answered either).
+ */
+const GUARDED: Readonly<Record<string, PermissionFamily>> = { feedbacks: 'incident_feedbacks', incident_post_mortem: 'retrospective', alerts: 'alerts' };
+
+/** The incidents' declaration as `include` serves it to this caller (GUARDED). */
+function schemaSeenBy(access: IncidentAccess): ResourceSchema {
+  const relationships: Readonly<Record<string, RelationshipDef>> = incidentSchema.relationships;
+  const hidden = Object.entries(GUARDED).filter(([, family]) => !can(access.permissions, family, 'read'));
+  if (hidden.length === 0) return incidentSchema;
+  const absent = ({ type, many }: RelationshipDef): RelationshipDef => ({ type, many, absent: true });
+  return { ...incidentSchema, relationships: { ...relationships, ...Object.fromEntries(hidden.map(([name]) => [name, absent(relationships[name])])) } };
+}
 
 interface Assignment {
   incident_role_id: string;
@@ -103,13 +148,16 @@ async function roleAssignments({ db, organizationId }: IncludeContext, incidents
   return found;
 }
 
-/** Presents read-model rows and adds what `include` asks for (the sources read the stored attributes). */
-async function documentData(db: Queryable, organizationId: string, rows: Row[], include: string[]): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
+/**
+ * Presents read-model rows and adds what `include` asks for, and the linked post mortem asked or
+ * not (the sources read the stored attributes; the rows carry their `id`, the post mortem's).
+ */
+async function documentData(db: Queryable, access: IncidentAccess, rows: Row[], include: string[]): Promise<{ data: ResourceObject[]; included?: ResourceObject[] }> {
+  const { organizationId } = access;
   const data = await presentIncidents(db, organizationId, rows);
-  if (include.length === 0) return { data };
   const stored = rows.map((row) => ({ id: String(row.id), type: incidentSchema.type, attributes: row }));
-  const extra = await withIncludes({ db, organizationId }, incidentSchema, INCIDENT_INCLUDES, stored, include);
-  return { data: data.map((d, i) => ({ ...d, relationships: extra.data[i].relationships })), included: extra.included };
+  const extra = await withIncludes({ db, organizationId }, schemaSeenBy(access), incidentIncludes(db, access), stored, include);
+  return { data: data.map((d, i) => ({ ...d, ...(extra.data[i].relationships ? { relationships: extra.data[i].relationships } : {}) })), ...(extra.included ? { included: extra.included } : {}) };
 }
 
 /**
@@ -126,8 +174,18 @@ export class IncidentReader {
   async get(access: IncidentAccess, id: string, query: FlatQuery): Promise<SingleDocument> {
     const include = parseInclude(incidentSchema, query.include);
     const { id: found, attributes } = toResourceObject(incidentStorageSchema, await findIncident(this.db, 'incidents_read', access, id));
-    const { data, included } = await documentData(this.db, access.organizationId, [{ id: found, ...attributes }], include);
+    const { data, included } = await documentData(this.db, access, [{ id: found, ...attributes }], include);
     return { data: data[0], ...(included ? { included } : {}) };
+  }
+
+  /**
+   * An incident a write answers, with what its reads answer in `relationships` unasked (the post
+   * mortem's linkage, from its id: no query).
+   */
+  async linked(access: IncidentAccess, incident: ResourceObject): Promise<ResourceObject> {
+    const stored = { ...incident, attributes: { ...incident.attributes, id: incident.id } };
+    const { data } = await withIncludes({ db: this.db, organizationId: access.organizationId }, schemaSeenBy(access), incidentIncludes(this.db, access), [stored], []);
+    return data[0].relationships ? { ...incident, relationships: data[0].relationships } : incident;
   }
 
   async list(access: IncidentAccess, query: FlatQuery): Promise<CollectionDocument> {
@@ -137,7 +195,7 @@ export class IncidentReader {
     const q: ListQuery = { ...parsed, filters: [...hidden, ...(await rewriteVirtualFilters(db, access.organizationId, parsed.filters, VIRTUAL_FILTERS))] };
     const document = await listDocument({ db, schema: incidentListSchema, serializeAs: incidentStorageSchema, q, query, organizationId: access.organizationId, cursorSecret });
     const rows = document.data.map((d) => ({ id: d.id, ...d.attributes }));
-    const { data, included } = await documentData(db, access.organizationId, rows, parsed.include);
+    const { data, included } = await documentData(db, access, rows, parsed.include);
     return { ...document, data, ...(included ? { included } : {}) };
   }
 }

@@ -38,7 +38,7 @@ const STORED: Record<string, AttributeDef> = {
   group_ids: ids('The Team IDs of the incident'),
   cause_ids: ids('The Cause IDs of the incident'),
   incident_type_ids: ids('The Incident Type IDs of the incident'),
-  alert_ids: ids('The Alert IDs attached to the incident (stored as given until alerts exist)'),
+  alert_ids: ids('The Alert IDs attached to the incident (alerts of the organization; docs/alerts.md, Alerts on incidents)'),
   muted_service_ids: ids('The Service IDs whose alerts do not page responders during the maintenance'),
   labels: { type: 'object', nullable: true, description: 'Labels of the incident, e.g. {"platform":"osx","version":"1.29"}' },
   notify_emails: { type: 'array', items: { type: 'string' }, nullable: true, writable: 'create', description: 'Emails to notify' },
@@ -138,10 +138,10 @@ export const ALIAS_FILTERS = {
 } as const;
 
 /**
- * `include` names the reference lists whose records do not exist in Taproot yet (or belong to
- * work not done here): accepted, nothing included (`absent`).
+ * `include` names the reference lists whose records do not exist in Taproot (no Slack): accepted,
+ * nothing included (`absent`).
  */
-const INCLUDE_NOT_YET = ['slack_messages', 'custom_field_selections', 'feedbacks', 'incident_post_mortem', 'alerts'];
+const INCLUDE_NOT_YET = ['slack_messages'];
 
 /** The served declaration: what `/v1/incidents` answers and accepts (OpenAPI, payload parsing). */
 export const incidentSchema = defineResource({
@@ -159,6 +159,12 @@ export const incidentSchema = defineResource({
     events: { type: 'incident_events', many: true },
     action_items: { type: 'incident_action_items', many: true },
     sub_statuses: { type: 'incident_sub_statuses', many: true },
+    feedbacks: { type: 'incident_feedbacks', many: true },
+    custom_field_selections: { type: 'incident_custom_field_selections', many: true },
+    // Every incident has one, with the incident's id (docs/retrospectives.md): linked on every read
+    // without a query, from the id the reader's stored rows carry (incident-reader.ts).
+    incident_post_mortem: { type: 'incident_post_mortems', many: false, idAttribute: 'id', linked: true },
+    alerts: { type: 'alerts', many: true, idAttribute: 'alert_ids' },
     ...Object.fromEntries(INCLUDE_NOT_YET.map((name) => [name, { type: name, many: true, absent: true as const }])),
   },
   extraFilters: Object.fromEntries(

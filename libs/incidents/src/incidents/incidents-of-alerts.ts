@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { AlertIncidents } from '@taproot/alerting';
 import type { Caller } from '@taproot/auth';
-import type { ResourceObject } from '@taproot/json-api';
+import type { Queryable, ResourceObject } from '@taproot/json-api';
 import { DataSource } from 'typeorm';
 import { incidentAccess, seesPrivate, type IncidentAccess } from './incident-access';
 import { presentIncidents } from './incident-presenter';
 
 /** The organization's incidents with these ids, private ones only when `seesAll`. */
-function visibleRows(db: DataSource, organizationId: string, ids: readonly string[], seesAll: boolean, columns: string): Promise<Record<string, unknown>[]> {
-  return db.query(`SELECT ${columns} FROM incidents_read WHERE organization_id = $1 AND id = ANY($2::uuid[])${seesAll ? '' : ' AND private IS NOT TRUE'} ORDER BY sequential_id`, [
+async function visibleRows(db: Queryable, organizationId: string, ids: readonly string[], seesAll: boolean, columns: string): Promise<Record<string, unknown>[]> {
+  return (await db.query(`SELECT ${columns} FROM incidents_read WHERE organization_id = $1 AND id = ANY($2::uuid[])${seesAll ? '' : ' AND private IS NOT TRUE'} ORDER BY sequential_id`, [
     organizationId,
     [...ids],
-  ]);
+  ])) as Record<string, unknown>[];
 }
 
 /** `AlertIncidents` for a caller whose permissions are already resolved (the incident routes' `access`). */
-export function incidentsSeenWith(db: DataSource, access: IncidentAccess | null): AlertIncidents {
+export function incidentsSeenWith(db: Queryable, access: IncidentAccess | null): AlertIncidents {
   const seesAll = access !== null && seesPrivate(access);
   return {
     async visibleIds(organizationId, _principal, ids) {

@@ -101,12 +101,13 @@ export class IncidentsController extends IncidentRoutes {
   @Delete(':id')
   @RequirePermission('incidents', 'delete')
   async remove(@CurrentCaller() principal: Caller, @Param('id') id: string) {
-    return this.dispatch(new DeleteIncidentCommand(this.access(principal), id));
+    // The incident as it was: its post mortem went with it, so nothing is linked.
+    return single(await this.commands.execute(new DeleteIncidentCommand(this.access(principal), id)));
   }
 
-  /** Runs a command of the incident and answers the incident it leaves. */
+  /** Runs a command of the incident and answers the incident it leaves, linked as its reads answer it. */
   private async dispatch(command: IncidentCommand) {
-    return single(await this.commands.execute(command));
+    return single(await this.reader.linked(command.access, await this.commands.execute(command)));
   }
 
   @Put(':id/mitigate')
