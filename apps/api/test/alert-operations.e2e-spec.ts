@@ -107,6 +107,28 @@ describe('alert operations over HTTP', () => {
     }
   });
 
+  test("escalate and resolve bodies are the reference's documents: another type, a non-object, an unknown or mistyped attribute are refused and change nothing", async () => {
+    const paging = await newAlert(['escalate']);
+    const refusals: [string, unknown, number, string][] = [
+      ['escalate', { data: { type: 'incidents', attributes: {} } }, 422, '/data/type'],
+      ['escalate', 42, 400, ''],
+      ['escalate', doc({ escalation_policy_level: 0 }), 422, '/data/attributes/escalation_policy_level'],
+      ['escalate', doc({ escalation_policy_id: '' }), 422, '/data/attributes/escalation_policy_id'],
+      ['resolve', { data: null }, 400, ''],
+      ['resolve', doc({ resolution_message: 'done', urgency: 'low' }), 422, '/data/attributes/urgency'],
+      ['resolve', doc({ resolve_related_incidents: 'yes' }), 422, '/data/attributes/resolve_related_incidents'],
+    ];
+    for (const [op, body, status, pointer] of refusals) {
+      const before = await outbox(paging);
+      const res = await api.request('POST', `/v1/alerts/${paging}/${op}`, { token: org.token, body });
+      assert.equal(res.status, status, `${op} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.errors[0].source?.pointer ?? '', pointer, JSON.stringify(res.body));
+      assert.equal((await outbox(paging)).length, before.length);
+    }
+    // A document without attributes asks nothing, as before.
+    assert.equal((await send('POST', `/v1/alerts/${paging}/resolve`, { data: { type: 'alerts' } })).status, 200);
+  });
+
   test('a missing alert answers 404', async () => {
     assert.equal((await send('POST', '/v1/alerts/00000000-0000-4000-8000-000000000000/resolve')).status, 404);
     assert.equal((await send('POST', '/v1/alerts/not-a-uuid/escalate')).status, 404);

@@ -158,15 +158,23 @@ export const alertDefinition: ResourceDefinition = {
   permission: { family: 'alerts' },
 };
 
+/** An operation's body schema (reference `escalate_alert`, `resolve_alert`): `data.type` alerts, these attributes only. */
+const alertOperationBody = (singular: string, attributes: Record<string, AttributeDef>) =>
+  defineResource({ type: 'alerts', singular, path: '/v1/alerts', readTable: 'alerts_read', defaultSort: 'created_at', operations: [], attributes });
+
+/** The body of `POST /v1/alerts/{id}/escalate`: the policy to escalate to and its level, both optional. */
+export const escalateAlertSchema = alertOperationBody('escalate_alert', {
+  escalation_policy_id: { type: 'string', minLength: 1, nullable: true, description: "The ID of the escalation policy to escalate to; omitted, the alert's current one" },
+  escalation_policy_level: { type: 'integer', minimum: 1, nullable: true, description: 'The escalation policy level to escalate to; omitted, the next level' },
+});
+
+/** The body of `POST /v1/alerts/{id}/resolve`: how it was resolved, and whether its incidents go with it. */
+export const resolveAlertSchema = alertOperationBody('resolve_alert', {
+  resolution_message: { type: 'string', maxLength: 10000, nullable: true, description: 'How was the alert resolved?' },
+  resolve_related_incidents: { type: 'boolean', nullable: true, description: 'Resolve all associated incidents' },
+});
+
 /** The body of `POST /v1/alerts/{id}/snooze` (reference `snooze_alert`); the lifecycle checks the bounds (400). */
-export const snoozeAlertSchema = defineResource({
-  type: 'alerts',
-  singular: 'snooze_alert',
-  path: '/v1/alerts',
-  readTable: 'alerts_read',
-  defaultSort: 'created_at',
-  operations: [],
-  attributes: {
-    delay_minutes: { type: 'integer', required: true, minimum: SNOOZE_MINUTES.minimum, maximum: SNOOZE_MINUTES.maximum, description: 'Number of minutes to snooze the alert for' },
-  },
+export const snoozeAlertSchema = alertOperationBody('snooze_alert', {
+  delay_minutes: { type: 'integer', required: true, minimum: SNOOZE_MINUTES.minimum, maximum: SNOOZE_MINUTES.maximum, description: 'Number of minutes to snooze the alert for' },
 });

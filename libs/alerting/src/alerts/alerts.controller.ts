@@ -5,10 +5,10 @@ import { catalogIdsNamed } from '@taproot/catalog';
 import { actorOf, AlertCreationLimit, can, CurrentCaller, forbidden, RequirePermission, type Caller } from '@taproot/auth';
 import { teamIdsNamed } from '@taproot/identity';
 import {
-  JsonApiError,
   listDocument,
   parseInclude,
   parseListQuery,
+  parseOperationPayload,
   parseResourcePayload,
   rewriteVirtualFilters,
   type FlatQuery,
@@ -30,7 +30,7 @@ import {
 } from './commands';
 import { ALERT_INCIDENTS, asSeenBy, withAlertIncludes, type AlertIncidents } from './alert-includes';
 import { ALERT_INCIDENT_RESOLVER, type AlertIncidentResolver } from './alert-incident-resolver';
-import { alertListSchema, alertSchema, type ALERT_LIST_FILTERS } from './alert.schema';
+import { alertListSchema, alertSchema, escalateAlertSchema, resolveAlertSchema, type ALERT_LIST_FILTERS } from './alert.schema';
 
 const accessOf = (principal: Caller): AlertAccess => ({
   organizationId: principal.organizationId,
@@ -55,21 +55,15 @@ function operationAttributes(body: unknown): Record<string, unknown> {
   return attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) ? (attributes as Record<string, unknown>) : {};
 }
 
-const invalid = (attribute: string, detail: string) => JsonApiError.invalidAttributes([{ attribute, detail: `${attribute}: ${detail}` }]);
-
 /** `escalate_alert`: the policy to escalate to and its level (reference: both optional). */
 function pagingOrderOf(body: unknown): PagingOrder {
-  const { escalation_policy_id: policyId, escalation_policy_level: level } = operationAttributes(body);
-  if (policyId != null && (typeof policyId !== 'string' || policyId === '')) throw invalid('escalation_policy_id', 'must be the id of an escalation policy');
-  if (level != null && !(Number.isInteger(level) && (level as number) >= 1)) throw invalid('escalation_policy_level', 'must be an integer of at least 1');
+  const { escalation_policy_id: policyId, escalation_policy_level: level } = parseOperationPayload(escalateAlertSchema, body);
   return { ...(policyId == null ? {} : { policyId: policyId as string }), ...(level == null ? {} : { level: level as number }) };
 }
 
 /** `resolve_alert`: how it was resolved, and whether its incidents go with it (reference: both optional). */
 function resolutionOf(body: unknown): Resolution {
-  const { resolution_message: message, resolve_related_incidents: related } = operationAttributes(body);
-  if (message != null && (typeof message !== 'string' || message.length > 10000)) throw invalid('resolution_message', 'must be a text of at most 10000 characters');
-  if (related != null && typeof related !== 'boolean') throw invalid('resolve_related_incidents', 'must be true or false');
+  const { resolution_message: message, resolve_related_incidents: related } = parseOperationPayload(resolveAlertSchema, body);
   return { message: (message as string | null | undefined) ?? null, relatedIncidents: related === true };
 }
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
-import { parseBulkCreate, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
+import { parseBulkCreate, parseOperationPayload, parseResourcePayload, type FlatQuery, type ResourceObject } from '@taproot/json-api';
 import { warnDeprecated, type HeaderReply, type Row } from '@taproot/resources';
 import { IncidentRoutes } from './incident-access';
 import {
@@ -30,10 +30,7 @@ import { incidentSchema, OPERATION_BODIES, type IncidentOperationName } from './
  * `data.type`; `unmark_as_duplicate`, `detach_from_parent`: no body at all) may omit them.
  */
 function operationAttributes(operation: IncidentOperationName, body: unknown): Row {
-  const data = (body as { data?: { attributes?: unknown } } | undefined)?.data;
-  const schema = OPERATION_BODIES[operation];
-  if (body == null || (data && data.attributes === undefined && Object.keys(schema.attributes).every((n) => !schema.attributes[n].required))) return {};
-  return parseResourcePayload(schema, body, 'create').attributes;
+  return parseOperationPayload(OPERATION_BODIES[operation], body);
 }
 
 /** An outcome's message as sent: absent (undefined) leaves the stored one, null clears it. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { JsonApiError } from '../errors/json-api-error';
 import { attributesSchema } from './json-schema';
-import { parseResourcePayload } from './payload';
+import { parseOperationPayload, parseResourcePayload } from './payload';
 import { defineResource, type AttributeDef } from './resource-schema';
 
 const channels: AttributeDef = {
@@ -437,6 +437,35 @@ describe('parseResourcePayload', () => {
       for (const def of [{ default: 'x' }, { filter: true }, { sortable: true }, { column: 'c' }, { sensitive: 'write-only' as const }]) {
         assert.throws(declare('request_id', { type: 'string', ...def }), /is never stored/, JSON.stringify(def));
       }
+    });
+  });
+
+  describe('parseOperationPayload (an operation\'s optional body)', () => {
+    const resolve = defineResource({ ...widgets(), attributes: { message: { type: 'string', nullable: true, maxLength: 5 } } });
+    const assign = defineResource({ ...widgets(), attributes: { user_id: { type: 'string', required: true } } });
+    const status = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as JsonApiError).status;
+      }
+      return 'accepted';
+    };
+
+    test('no body, or a document without attributes where none is required, asks nothing', () => {
+      assert.deepEqual(parseOperationPayload(resolve, undefined), {});
+      assert.deepEqual(parseOperationPayload(resolve, null), {});
+      assert.deepEqual(parseOperationPayload(resolve, { data: { type: 'widgets' } }), {});
+      assert.deepEqual(parseOperationPayload(resolve, { data: { type: 'widgets', attributes: { message: 'ok' } } }), { message: 'ok' });
+    });
+
+    test('any other body is checked as a document of the schema', () => {
+      assert.equal(status(() => parseOperationPayload(resolve, 42)), 400);
+      assert.equal(status(() => parseOperationPayload(resolve, { data: null })), 400);
+      assert.equal(status(() => parseOperationPayload(resolve, { data: { type: 'gadgets', attributes: {} } })), 422);
+      assert.equal(status(() => parseOperationPayload(resolve, { data: { type: 'widgets', attributes: { message: 'too long' } } })), 422);
+      assert.equal(status(() => parseOperationPayload(resolve, { data: { type: 'widgets', attributes: { other: 1 } } })), 422);
+      assert.equal(status(() => parseOperationPayload(assign, { data: { type: 'widgets' } })), 422, 'a required attribute needs its attributes');
     });
   });
 });

@@ -220,3 +220,16 @@ export function parseResourcePayload(schema: ResourceSchema, raw: unknown, mode:
   }
   return { attributes, warnings };
 }
+
+/**
+ * The optional body of an operation (the reference's `resolve_incident`, `escalate_alert`, ...):
+ * none, or a document without attributes when `schema` requires none, asks nothing; any other body
+ * is read as a create document of `schema`, so its type, attributes and their values are checked.
+ */
+export function parseOperationPayload(schema: ResourceSchema, raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null) return {};
+  const data = isObject(raw) ? raw.data : undefined;
+  const requiresNone = Object.values(schema.attributes).every((def) => !def.required);
+  if (isObject(data) && data.attributes === undefined && requiresNone) return {};
+  return parseResourcePayload(schema, raw, 'create').attributes;
+}
