@@ -207,6 +207,17 @@ async def curated(c: Check) -> None:
         absent=[s["other_incident"]],
     )
     await c.call("list_incident_post_mortems", {"status": "draft", "page_size": 1}, expect=['"returned":1'])
+    # Every filter it sends upstream: the team (its ids joined by commas), the severity's slug, the
+    # service, the status and the creation window. The resolved incident shares only the service.
+    window = {"created_after": iso(now - timedelta(days=1)), "created_before": iso(now + timedelta(days=1))}
+    await c.call(
+        "list_incident_post_mortems",
+        {"team_ids": f"{s['team']},{uuid.uuid4()}", "severity": s["severity_slug"], "service_ids": s["service"], "status": "draft", **window},
+        expect=[f'"incident_id":"{incident}"', s["incident_title"], '"total_matching":1'],
+        absent=[past, s["other_incident"]],
+    )
+    await c.call("list_incident_post_mortems", {"team_ids": s["team"], "status": "published"}, expect=['"returned":0'], absent=[incident])
+    await c.call("list_incident_post_mortems", {"service_ids": s["service"], "created_before": iso(now - timedelta(days=1))}, expect=['"returned":0'], absent=[incident, past])
     await c.call("list_incident_roles", {"incident_id": str(s["incident_number"])}, expect=["Commander", s["responder_email"]])
     await c.call("get_incident_meeting_transcripts", {"incident_id": incident}, expect=[incident, s["recording"]])
     await c.call("find_related_incidents", {"incident_id": incident}, expect=[past, s["past_title"]])

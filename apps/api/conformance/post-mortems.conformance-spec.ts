@@ -1,8 +1,10 @@
 import { describe, test } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { TestResponse } from '../src/testing';
 import { useApiWorld } from '../test/support/api-world';
 import { unique as named } from '../test/support/json-api';
-import { validateAgainstReference } from '../test/support/openapi-ajv';
+import { referenceValidator, validateAgainstReference } from '../test/support/openapi-ajv';
 import { assertStatus } from './support/reference-conformance';
 
 /**
@@ -33,5 +35,25 @@ describe('incident post mortems conform to the reference', () => {
     conforms(await send('GET', '/v1/post_mortems?filter[status]=published&sort=-created_at'), 200, 'incident_post_mortem_list', 'GET post_mortems filtered');
     conforms(await send('PUT', `/v1/post_mortems/${incident}`, { data: { type: 'incident_post_mortems', attributes: { status: 'final' } } }), 422, 'errors_list', 'PUT refused');
     conforms(await send('GET', '/v1/post_mortems/00000000-0000-4000-8000-000000000000'), 404, 'errors_list', 'GET missing');
+  });
+
+  test('every filter the reference declares for GET /v1/post_mortems is served (200, incident_post_mortem_list)', async () => {
+    const list = referenceValidator().document.paths['/v1/post_mortems'].get as { parameters: { name: string }[] };
+    const filters = list.parameters.map((p) => p.name).filter((name) => name.startsWith('filter['));
+    assert.ok(filters.length >= 30, `the reference declares ${filters.length} post mortem filters`);
+    const valueOf = (name: string): string => {
+      const attribute = /^filter\[([^\]]+)\]/.exec(name)![1];
+      if (attribute.endsWith('_at')) return '2026-01-01T00:00:00Z';
+      if (attribute.endsWith('_ids')) return `${randomUUID()},${randomUUID()}`;
+      const values: Record<string, string> = { status: 'draft', user_id: '1', search: 'outage' };
+      return values[attribute] ?? 'anything';
+    };
+    const refused: string[] = [];
+    for (const name of filters) {
+      const res = await send('GET', `/v1/post_mortems?${encodeURIComponent(name)}=${encodeURIComponent(valueOf(name))}`);
+      if (res.status !== 200) refused.push(`${name} -> ${res.status} ${JSON.stringify(res.body.errors?.[0]?.detail ?? '')}`);
+      else validateAgainstReference('incident_post_mortem_list', res.body, `GET /v1/post_mortems?${name}`);
+    }
+    assert.deepEqual(refused, []);
   });
 });

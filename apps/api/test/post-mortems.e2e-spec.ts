@@ -87,7 +87,141 @@ describe('incident post mortems over HTTP', () => {
     assert.deepEqual(recent, [withService.id, written.id]);
     assert.deepEqual(await listed(w.org.token, `&filter[started_at][gte]=${since}&filter[created_at][gte]=${encodeURIComponent(withService.attributes.created_at)}&sort=-created_at`), [written.id, withService.id]);
     assert.deepEqual(await listed(w.org.token, '&filter[resolved_at][lt]=2000-01-01T00:00:00Z'), []);
-    assert.equal((await send('GET', '/v1/post_mortems?filter[severity]=sev0')).status, 400, 'not served: its slug would need a lookup');
+  });
+
+  /** Records of the organization `token` names (a catalog's or a team), each with a unique name. */
+  const records = async (path: string, type: string, count: number, token = w.org.token): Promise<Json[]> => {
+    const made: Json[] = [];
+    for (let i = 0; i < count; i++) made.push(await create(path, type, { name: unique(type) }, token));
+    return made;
+  };
+
+  test("the list filters on the incident's severity, types, environments, functionalities, services and teams (slug, name or id), its creator and its dates", async () => {
+    const [sev, sev2] = await records('/v1/severities', 'severities', 2);
+    const [type] = await records('/v1/incident_types', 'incident_types', 1);
+    const [environment] = await records('/v1/environments', 'environments', 1);
+    const [functionality] = await records('/v1/functionalities', 'functionalities', 1);
+    const [service, service2] = await records('/v1/services', 'services', 2);
+    const [team, team2] = await records('/v1/teams', 'groups', 2);
+    const creator = await w.api.addUser(w.org.organizationId, { roleKind: 'user' });
+    const a = await newIncident({
+      severity_id: sev.id,
+      incident_type_ids: [type.id],
+      environment_ids: [environment.id],
+      functionality_ids: [functionality.id],
+      service_ids: [service.id],
+      group_ids: [team.id],
+      user_id: String(creator),
+    });
+    const b = await newIncident({ severity_id: sev2.id, service_ids: [service2.id], group_ids: [team2.id] });
+    const both = [a.id, b.id];
+    const expect = async (query: string, wanted: string[]) => {
+      const res = await send('GET', `/v1/post_mortems?page[size]=100&${query}`);
+      assert.equal(res.status, 200, `${query}: ${JSON.stringify(res.body)}`);
+      assert.deepEqual(ids(res), wanted, query);
+    };
+    const slug = (record: Json) => record.attributes.slug as string;
+    const name = (record: Json) => encodeURIComponent(record.attributes.name);
+
+    // Severity: a slug or a name, as on incidents (never the id: filter[severity_id] is that).
+    await expect(`filter[severity]=${slug(sev)}`, [a.id]);
+    await expect(`filter[severity]=${name(sev2)}`, [b.id]);
+    await expect(`filter[severity][in]=${slug(sev)},${slug(sev2)}`, both);
+    await expect(`filter[severity]=${sev.id}`, []);
+    await expect(`filter[severity_id]=${sev.id}`, [a.id]);
+    await expect(`filter[severity][not_eq]=${slug(sev)}&filter[team_ids]=${team.id},${team2.id}`, [b.id]);
+    // Incident types: type and types by slug or name, type_ids by id.
+    await expect(`filter[type]=${slug(type)}`, [a.id]);
+    await expect(`filter[types]=${name(type)}`, [a.id]);
+    await expect(`filter[type_ids]=${type.id}`, [a.id]);
+    await expect(`filter[environments]=${slug(environment)}`, [a.id]);
+    await expect(`filter[environment_ids]=${environment.id}`, [a.id]);
+    await expect(`filter[functionalities]=${name(functionality)}`, [a.id]);
+    await expect(`filter[functionality_ids]=${functionality.id}`, [a.id]);
+    // Comma-separated lists match any of their values.
+    await expect(`filter[services]=${slug(service)},${name(service2)}`, both);
+    await expect(`filter[service_ids]=${service.id},${service2.id}`, both);
+    await expect(`filter[teams]=${slug(team2)}`, [b.id]);
+    await expect(`filter[team_ids]=${team.id},${team2.id}`, both);
+    await expect(`filter[team_ids]=${team2.id}&filter[services]=${slug(service)}`, []);
+    await expect('filter[teams]=no-such-team', []);
+    // The incident's creator.
+    await expect(`filter[user_id]=${creator}&filter[team_ids]=${team.id},${team2.id}`, [a.id]);
+    await expect(`filter[user_id]=${creator}`, [a.id]);
+    // The incident's dates, and the order.
+    const ours = `filter[team_ids]=${team.id},${team2.id}`;
+    await expect(`${ours}&filter[created_at][lt]=${encodeURIComponent(b.attributes.created_at)}`, [a.id]);
+    await expect(`${ours}&filter[created_at][gte]=${encodeURIComponent(b.attributes.created_at)}`, [b.id]);
+    await expect(`${ours}&filter[created_at][gt]=2000-01-01&filter[created_at][lte]=2999-01-01`, both);
+    await expect(`${ours}&sort=-created_at`, [b.id, a.id]);
+    assert.equal((await send('PUT', `/v1/incidents/${b.id}/mitigate`, doc('incidents', { mitigation_message: 'Rolled back' }))).status, 200);
+    await expect(`${ours}&filter[mitigated_at][gte]=2000-01-01`, [b.id]);
+    await expect(`${ours}&filter[resolved_at][lte]=2999-01-01`, []);
+    await expect(`${ours}&filter[started_at][gt]=2000-01-01T00:00:00Z`, both);
+    // With the post mortem's own filters.
+    assert.equal((await send('PUT', `/v1/post_mortems/${b.id}`, postMortem({ status: 'published' }))).status, 200);
+    await expect(`${ours}&filter[status]=published`, [b.id]);
+    await expect(`filter[search]=${encodeURIComponent(a.attributes.title)}&${ours}`, [a.id]);
+  });
+
+  test("filter[causes] and filter[cause_ids] match the post mortem's own causes, not its incident's", async () => {
+    const [cause, cause2] = await records('/v1/causes', 'causes', 2);
+    const written = await newIncident();
+    const incidentOnly = await newIncident({ cause_ids: [cause.id] });
+    assert.equal((await send('PUT', `/v1/post_mortems/${written.id}`, postMortem({ cause_ids: [cause.id, cause2.id] }))).status, 200);
+    assert.deepEqual(await listed(w.org.token, `&filter[cause_ids]=${cause.id}`), [written.id]);
+    assert.deepEqual(await listed(w.org.token, `&filter[causes]=${cause2.attributes.slug}`), [written.id]);
+    assert.deepEqual(await listed(w.org.token, `&filter[causes]=${encodeURIComponent(cause.attributes.name)}`), [written.id]);
+    assert.ok(!(await listed(w.org.token, `&filter[cause_ids][not_in]=${cause.id}`)).includes(written.id));
+    assert.ok((await listed(w.org.token, `&filter[cause_ids][not_in]=${cause.id}`)).includes(incidentOnly.id), "the incident's causes are not the post mortem's");
+  });
+
+  test('a bad filter value, operator or name is a 400 naming the parameter and what is wrong', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['filter[user_id]=alice', 'filter[user_id]', /expected an integer/],
+      ['filter[user_id][in]=1,two', 'filter[user_id][in]', /expected an integer/],
+      ['filter[created_at][gte]=yesterday', 'filter[created_at][gte]', /RFC 3339/],
+      ['filter[mitigated_at][lt]=soon', 'filter[mitigated_at][lt]', /RFC 3339/],
+      ['filter[status]=final', 'filter[status]', /one of draft, published/],
+      ['filter[teams][gt]=platform', 'filter[teams][gt]', /not allowed for 'teams'/],
+      ['filter[team_ids][gte]=1', 'filter[team_ids][gte]', /not allowed for 'team_ids'/],
+      ['filter[severity][null]=true', 'filter[severity][null]', /not allowed for 'severity'/],
+      ['filter[cause_ids]=not-a-uuid', 'filter[cause_ids]', /expected a uuid/],
+      ['filter[nope]=1', 'filter[nope]', /Unknown filter 'nope'/],
+    ];
+    for (const [query, parameter, detail] of cases) {
+      const res = await send('GET', `/v1/post_mortems?${query}`);
+      assert.deepEqual([res.status, res.body.errors?.[0]?.source?.parameter], [400, parameter], `${query}: ${JSON.stringify(res.body)}`);
+      assert.match(res.body.errors[0].detail, detail, query);
+    }
+  });
+
+  test("the filters never reach another organization's records, nor a private incident's for a key that may not read them", async () => {
+    const name = unique('Platform');
+    const ours = await create('/v1/teams', 'groups', { name });
+    const theirs = await create('/v1/teams', 'groups', { name }, w.other.token);
+    const [severity] = await records('/v1/severities', 'severities', 1);
+    const theirSeverity = await create('/v1/severities', 'severities', { name: severity.attributes.name }, w.other.token);
+    const mine = await newIncident({ group_ids: [ours.id], severity_id: severity.id });
+    const secret = await newIncident({ group_ids: [ours.id], severity_id: severity.id, private: true });
+    const other = await newIncident({ group_ids: [theirs.id], severity_id: theirSeverity.id }, w.other.token);
+    const byName = `&filter[teams]=${encodeURIComponent(name)}`;
+    assert.deepEqual(await listed(w.org.token, byName), [mine.id, secret.id]);
+    assert.deepEqual(await listed(w.org.token, `&filter[severity]=${theirSeverity.attributes.slug}`), [mine.id, secret.id], 'the same slug names our severity here');
+    assert.deepEqual(await listed(w.org.token, `&filter[team_ids]=${theirs.id}`), [], "their team's id matches none of ours");
+    assert.deepEqual(await listed(w.other.token, `&filter[team_ids]=${ours.id}`), []);
+    assert.deepEqual(await listed(w.other.token, byName), [other.id]);
+    const key = await publicOnly();
+    assert.deepEqual(await listed(key, byName), [mine.id]);
+    assert.deepEqual(await listed(key, `&filter[team_ids]=${ours.id}&filter[severity]=${severity.attributes.slug}`), [mine.id]);
+  });
+
+  test("the served OpenAPI document lists the reference's filters of GET /v1/post_mortems", async () => {
+    const reference = ['search', 'status', 'severity', 'type', 'user_id', 'types', 'type_ids', 'environments', 'environment_ids', 'functionalities', 'functionality_ids', 'services', 'service_ids', 'teams', 'team_ids', 'causes', 'cause_ids'];
+    const ranges = ['created_at', 'started_at', 'mitigated_at', 'resolved_at'].flatMap((at) => ['gt', 'gte', 'lt', 'lte'].map((op) => `filter[${at}][${op}]`));
+    const openapi = await send('GET', '/v1/openapi.json');
+    const served = (openapi.body.paths['/v1/post_mortems'].get.parameters as { name: string }[]).map((p) => p.name);
+    assert.deepEqual([...reference.map((f) => `filter[${f}]`), ...ranges, 'sort'].filter((name) => !served.includes(name)), []);
   });
 
   test('a bad status is a 422 naming it, and nothing is written', async () => {

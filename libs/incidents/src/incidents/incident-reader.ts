@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { alertRecordsSeenBy } from '@taproot/alerting';
 import { can, type PermissionFamily } from '@taproot/auth';
-import { catalogIdsNamed, catalogRecordsOf } from '@taproot/catalog';
-import { teamIdsNamed, teamRecords, userRecords } from '@taproot/identity';
+import { catalogRecordsOf } from '@taproot/catalog';
+import { teamRecords, userRecords } from '@taproot/identity';
 import {
   byIdAttribute,
   byQuery,
@@ -26,7 +26,6 @@ import {
   type ResourceObject,
   type ResourceSchema,
   type SingleDocument,
-  type VirtualFilter,
 } from '@taproot/json-api';
 import type { Row } from '@taproot/resources';
 import { incidentRoleSchema } from '../incident-roles/incident-role.schema';
@@ -39,21 +38,14 @@ import { incidentEventSchema } from '../timeline/incident-event.schema';
 import { findIncident, seesPrivate, type IncidentAccess } from './incident-access';
 import { incidentsSeenWith } from './incidents-of-alerts';
 import { presentIncidents } from './incident-presenter';
-import { ALIAS_FILTERS, incidentListSchema, incidentSchema, incidentStorageSchema, NAME_FILTERS } from './incident.schema';
+import { incidentFilterLookups } from './incident-filters';
+import { incidentListSchema, incidentSchema, incidentStorageSchema, INCIDENTS_OWN_FILTERS } from './incident.schema';
 
 /**
  * The filters on related records' names and the alias filters, rewritten into conditions on the
  * stored id lists (`rewriteVirtualFilters`): names are looked up as ids in the organization.
  */
-const VIRTUAL_FILTERS: Record<string, VirtualFilter> = {
-  ...Object.fromEntries(
-    Object.entries(NAME_FILTERS).map(([name, { target, type, by }]): [string, VirtualFilter] => [
-      name,
-      { target, named: (db, organizationId, values) => (type === 'groups' ? teamIdsNamed(db, organizationId, values, by) : catalogIdsNamed(db, organizationId, type, values, by)) },
-    ]),
-  ),
-  ...Object.fromEntries(Object.entries(ALIAS_FILTERS).map(([name, { target }]) => [name, { target }])),
-};
+const VIRTUAL_FILTERS = incidentFilterLookups(INCIDENTS_OWN_FILTERS);
 
 /** Records that live under an incident (`incident_id`), included in its timeline's or creation order. */
 const children = (schema: ResourceSchema, order: string): IncludeSource =>

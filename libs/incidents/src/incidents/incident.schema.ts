@@ -113,7 +113,7 @@ export const incidentStorageSchema = defineResource({ ...RESOURCE, attributes: S
 
 /**
  * Filters the reference declares on related records' names and on labels: parsed like attributes,
- * then rewritten into conditions on the stored id lists (incident-reader.ts).
+ * then rewritten into conditions on the stored id lists (incident-filters.ts).
  */
 const EQUALITY: readonly FilterOperator[] = ['eq', 'not_eq', 'in', 'not_in'];
 const byName = (description: string): AttributeDef => ({ type: 'array', items: { type: 'string' }, virtual: true, filter: EQUALITY, description });
@@ -136,6 +136,31 @@ export const ALIAS_FILTERS = {
   type_ids: { target: 'incident_type_ids', attribute: byName('Incident type IDs') },
   labels: { target: 'label_pairs', attribute: byName('Labels as key:value, e.g. platform:osx') },
 } as const;
+
+/** One of the name and alias filters, by its name on incidents. */
+export type IncidentFilter = keyof typeof NAME_FILTERS | keyof typeof ALIAS_FILTERS;
+/**
+ * The name and alias filters a list over incidents takes, each by its parameter there:
+ * `{ parameter: the incident filter it is }`. Incidents take every one under its own name
+ * (`INCIDENTS_OWN_FILTERS`); post mortems those the reference declares for theirs
+ * (incident-post-mortem.schema.ts). The list's read model must have the filters' target columns.
+ */
+export type IncidentFilterNames = Readonly<Record<string, IncidentFilter>>;
+const INCIDENT_FILTERS: Readonly<Record<IncidentFilter, { attribute: AttributeDef }>> = { ...NAME_FILTERS, ...ALIAS_FILTERS };
+export const INCIDENTS_OWN_FILTERS: IncidentFilterNames = Object.fromEntries(Object.keys(INCIDENT_FILTERS).map((name) => [name, name as IncidentFilter]));
+
+/** The list declaration's attributes of `names` (virtual: the reader rewrites them, incident-filters.ts). */
+export const incidentFilterAttributes = (names: IncidentFilterNames): Record<string, AttributeDef> =>
+  Object.fromEntries(Object.entries(names).map(([parameter, filter]) => [parameter, INCIDENT_FILTERS[filter].attribute]));
+
+/** The served declaration's `extraFilters` of `names`: how the OpenAPI document lists them. */
+export const incidentFilterParameters = (names: IncidentFilterNames): Record<string, { description: string }> =>
+  Object.fromEntries(
+    Object.entries(names).map(([parameter, filter]) => {
+      const { description, filter: operators } = INCIDENT_FILTERS[filter].attribute;
+      return [parameter, { description: `${description}; takes ${(operators as readonly FilterOperator[]).map((op) => `[${op}]`).join(', ')}` }];
+    }),
+  );
 
 /**
  * `include` names the reference lists whose records do not exist in Taproot (no Slack): accepted,
@@ -167,9 +192,7 @@ export const incidentSchema = defineResource({
     alerts: { type: 'alerts', many: true, idAttribute: 'alert_ids' },
     ...Object.fromEntries(INCLUDE_NOT_YET.map((name) => [name, { type: name, many: true, absent: true as const }])),
   },
-  extraFilters: Object.fromEntries(
-    [...Object.entries(NAME_FILTERS), ...Object.entries(ALIAS_FILTERS)].map(([name, f]) => [name, { description: `${f.attribute.description}; takes [eq], [not_eq], [in], [not_in]` }]),
-  ),
+  extraFilters: incidentFilterParameters(INCIDENTS_OWN_FILTERS),
 });
 
 /**
@@ -183,7 +206,7 @@ export const incidentListSchema = defineResource({
     // Writes take a uuid or a slug; the stored columns are uuids, so a filter value must be one.
     parent_incident_id: { ...STORED.parent_incident_id, format: 'uuid' },
     duplicate_incident_id: { ...STORED.duplicate_incident_id, format: 'uuid' },
-    ...Object.fromEntries([...Object.entries(NAME_FILTERS), ...Object.entries(ALIAS_FILTERS)].map(([name, f]) => [name, f.attribute])),
+    ...incidentFilterAttributes(INCIDENTS_OWN_FILTERS),
     label_pairs: { type: 'array', items: { type: 'string' }, writable: false },
     // The stored labels object, selected under another name (`labels` is the filter here).
     label_object: { type: 'object', writable: false, column: 'labels' },

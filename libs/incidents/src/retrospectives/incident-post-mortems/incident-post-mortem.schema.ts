@@ -1,7 +1,8 @@
 import { existingCatalogIds } from '@taproot/catalog';
-import { defineResource, type AttributeDef, type FilterOperator } from '@taproot/json-api';
+import { defineResource, filterOperatorsOf, type AttributeDef, type FilterOperator } from '@taproot/json-api';
 import type { Reference, ResourceDefinition } from '@taproot/resources';
 import { IncidentsErrorCode } from '../../errors';
+import { incidentFilterAttributes, incidentFilterParameters, incidentStorageSchema, type IncidentFilterNames } from '../../incidents/incident.schema';
 
 const RANGE: readonly FilterOperator[] = ['gt', 'gte', 'lt', 'lte'];
 const show = (description: string): AttributeDef => ({ type: 'boolean', alwaysStored: true, description });
@@ -9,6 +10,69 @@ const show = (description: string): AttributeDef => ({ type: 'boolean', alwaysSt
 const incidentOwned = (description: string): AttributeDef => ({ type: 'date-time', nullable: true, writable: false, filter: RANGE, sortable: true, description });
 
 export const POST_MORTEM_STATUSES = ['draft', 'published'] as const;
+
+/**
+ * The reference's filters on the post mortem's incident's related records, each one of incidents'
+ * name and alias filters (parameter here: the incident filter it is), so each matches as it does on
+ * `GET /v1/incidents`: `severity`, `type`, `types`, `environments`, `functionalities`,
+ * `services`, `teams` and `causes` a slug or a name; `team_ids` and `type_ids` are the
+ * incident's `group_ids` and `incident_type_ids`. `causes` is rewritten into `cause_ids`, which
+ * here is the post mortem's own (docs/retrospectives.md, List).
+ */
+export const POST_MORTEM_INCIDENT_FILTERS = {
+  severity: 'severity',
+  type: 'types',
+  types: 'types',
+  type_ids: 'type_ids',
+  environments: 'environments',
+  functionalities: 'functionalities',
+  services: 'services',
+  teams: 'teams',
+  team_ids: 'team_ids',
+  causes: 'causes',
+} as const satisfies IncidentFilterNames;
+
+/** One of the incident's stored attributes, as a list filter on the view's column of the same name (its declaration on incidents). */
+const incidentList = (name: string): AttributeDef => ({ ...incidentStorageSchema.attributes[name], column: name, writable: false });
+
+/**
+ * The list's filters on the incident's columns the view carries: the targets of the name and alias
+ * filters (the reference's `service_ids`, `environment_ids`, `functionality_ids`; Taproot's
+ * `severity_id`, `group_ids`, `incident_type_ids`, as on incidents), the reference's
+ * `user_id` (the incident's creator, an integer as the reference types it), and whether the
+ * incident is private (the name `hidePrivateIncidents` scopes a list across incidents by,
+ * incident-children/incident-parent.ts).
+ */
+const INCIDENT_COLUMNS: Record<string, AttributeDef> = {
+  user_id: { type: 'integer', column: 'incident_user_id', filter: ['eq', 'not_eq', 'in', 'not_in'], description: "Filter by the incident's creator (a user's ID)" },
+  severity_id: incidentList('severity_id'),
+  service_ids: incidentList('service_ids'),
+  environment_ids: incidentList('environment_ids'),
+  functionality_ids: incidentList('functionality_ids'),
+  group_ids: incidentList('group_ids'),
+  incident_type_ids: incidentList('incident_type_ids'),
+  incident_private: { type: 'boolean', column: 'private', filter: ['eq'], description: 'Filter by whether the incident is private (callers who may not read private incidents never see theirs)' },
+};
+
+const CAUSE_IDS: AttributeDef = {
+  type: 'array',
+  items: { type: 'string', format: 'uuid' },
+  nullable: true,
+  filter: true,
+  description: "The Cause IDs attached to the incident retrospective (causes of the organization; the post mortem's own, not its incident's)",
+};
+
+/**
+ * The OpenAPI document lists no filter on an array attribute (json-api's openapi-document): the id
+ * lists' filters are listed as extra filters, so the served document names every filter the list
+ * takes. The parser takes them as the attributes they are.
+ */
+const idListParameters = (defs: Record<string, AttributeDef>): Record<string, { description: string }> =>
+  Object.fromEntries(
+    Object.entries(defs)
+      .filter(([, def]) => def.type === 'array' && def.filter)
+      .map(([name, def]) => [name, { description: `${def.description}: any of them, comma-separated; takes ${filterOperatorsOf(def).map((op) => `[${op}]`).join(', ')}` }]),
+  );
 
 export const CAUSES: Reference = { noun: 'cause', code: IncidentsErrorCode.UnknownReference, existing: (db, org, ids) => existingCatalogIds(db, org, 'causes', ids) };
 
@@ -48,13 +112,21 @@ export const incidentPostMortemSchema = defineResource({
     show_groups_impacted: show('Show groups impacted of the incident retrospective'),
     show_alerts_attached: show('Show alerts attached to the incident'),
     show_action_items: show('Show action items (follow-ups) in the incident retrospective'),
-    cause_ids: { type: 'array', items: { type: 'string', format: 'uuid' }, nullable: true, description: 'The Cause IDs attached to the incident retrospective (causes of the organization)' },
+    cause_ids: CAUSE_IDS,
   },
-  listFilters: {
-    service_ids: { type: 'array', items: { type: 'string' }, column: 'service_ids', filter: ['eq', 'in'], description: "Filter by the incident's service IDs (any of them)" },
-    // The name hidePrivateIncidents scopes a list across incidents by (incident-children/incident-parent.ts).
-    incident_private: { type: 'boolean', column: 'private', filter: ['eq'], description: 'Filter by whether the incident is private (callers who may not read private incidents never see theirs)' },
-  },
+  listFilters: INCIDENT_COLUMNS,
+  extraFilters: { ...incidentFilterParameters(POST_MORTEM_INCIDENT_FILTERS), ...idListParameters({ ...INCIDENT_COLUMNS, cause_ids: CAUSE_IDS }) },
+});
+
+/**
+ * The list's query declaration: the served one with the name and alias filters (virtual), which
+ * the list rewrites into conditions on the list filters' columns (`incidentFilterLookups`) before
+ * the SQL; its rows are answered as `incidentPostMortemSchema`.
+ */
+export const incidentPostMortemListSchema = defineResource({
+  ...incidentPostMortemSchema,
+  attributes: { ...incidentPostMortemSchema.attributes, ...incidentFilterAttributes(POST_MORTEM_INCIDENT_FILTERS) },
+  extraFilters: undefined,
 });
 
 export const incidentPostMortemDefinition: ResourceDefinition = {
