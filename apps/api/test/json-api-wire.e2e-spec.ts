@@ -81,6 +81,10 @@ describe('JSON:API wire rules', () => {
     for (const [method, path, allow] of [
       ['PATCH', '/v1/severities', 'GET, HEAD, POST'],
       ['POST', '/v1/severities/00000000-0000-4000-8000-000000000000', 'GET, HEAD, PUT, DELETE'],
+      // The path's own resource, not `PUT /v1/causes/{id}` taking "properties" for an id.
+      ['PATCH', '/v1/causes/properties', 'GET, HEAD, POST'],
+      // A method with a body and no Content-Type: Fastify refuses it before routing.
+      ['QUERY', '/v1/severities', 'GET, HEAD, POST'],
     ]) {
       const res = await api.request(method, path, { token: org.token });
       assert.equal(res.status, 405, `${method} ${path}`);

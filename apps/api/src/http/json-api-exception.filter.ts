@@ -70,6 +70,13 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
   }
 
   private toErrors(exception: unknown, request: FastifyRequest): { status: number; errors: ErrorObject[]; headers: Record<string, string> } {
+    // No route took the request: whatever failed on the way (a body a QUERY sent without a
+    // Content-Type, the missing route itself), a path served with other methods answers 405.
+    const allowed = request.is404 ? routeMethodsOf(request) : [];
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      const detail = `${request.method} is not allowed on ${request.url.split('?')[0]}; allowed: ${allowed.join(', ')}`;
+      return { status: 405, errors: [error(405, 'METHOD_NOT_ALLOWED', detail)], headers: { allow: allowed.join(', ') } };
+    }
     if (exception instanceof JsonApiError) return { status: exception.status, errors: exception.errors, headers: exception.headers };
     // A code no table answers falls through to the 500 below: a context threw a code it did not declare.
     if (exception instanceof DomainError && this.codes[exception.code]) {
@@ -85,15 +92,8 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status < 500) {
-        if (status !== 404) return { status, errors: [error(status, null, exception.message)], headers: {} };
-        const path = request.url.split('?')[0];
-        const allowed = routeMethodsOf(request);
-        // A 404 thrown on a served route is a handler's own (its record is missing), not a wrong method.
-        if (allowed.length > 0 && !allowed.includes(request.method)) {
-          const detail = `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`;
-          return { status: 405, errors: [error(405, 'METHOD_NOT_ALLOWED', detail)], headers: { allow: allowed.join(', ') } };
-        }
-        return { status, errors: [error(status, null, `No route for ${request.method} ${path}`)], headers: {} };
+        const detail = status === 404 ? `No route for ${request.method} ${request.url.split('?')[0]}` : exception.message;
+        return { status, errors: [error(status, null, detail)], headers: {} };
       }
     }
     // The database (or the broker) is away: the request did not happen and a retry will work once

@@ -17,10 +17,19 @@ export function recordRouteMethods(fastify: FastifyInstance): void {
       router.on(method as never, route.url, () => undefined);
     }
   });
-  fastify.decorate('routeMethodsOf', (path: string): string[] => METHODS.filter((method) => router.find(method, path) !== null));
+  fastify.decorate('routeMethodsOf', (path: string): string[] => {
+    const found = METHODS.flatMap((method) => {
+      const match = router.find(method, path);
+      return match ? [{ method, params: Object.keys(match.params).length }] : [];
+    });
+    // The path's own resource is its most specific route: `/v1/causes/properties` is the
+    // properties' collection, although `PUT /v1/causes/:id` would also take it as an id.
+    const fewest = Math.min(...found.map((f) => f.params));
+    return found.filter((f) => f.params === fewest).map((f) => f.method);
+  });
 }
 
-/** The methods the request's path is served with; none for a path no route serves. */
+/** The methods the path of a request no route took is served with; none for a path no route serves. */
 export function routeMethodsOf(request: FastifyRequest): string[] {
   const lookup = (request.server as FastifyInstance & { routeMethodsOf?: (path: string) => string[] }).routeMethodsOf;
   return lookup ? lookup(request.url.split('?')[0]) : [];
