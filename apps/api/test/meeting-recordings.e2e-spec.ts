@@ -132,6 +132,10 @@ describe('meeting recordings and feedbacks over HTTP', () => {
     const rec = (await send('GET', `/v1/meeting_recordings/${id}`)).body.data;
     assert.deepEqual([rec.attributes.status, rec.attributes.incident_id, rec.attributes.title, rec.attributes.created_by], ['recording', null, 'Desk call', 'desktop_sdk']);
     assert.ok(rec.attributes.started_at);
+    // The reference's one include value is taken (and includes nothing); another is a 400.
+    assert.deepEqual((await send('GET', `/v1/meeting_recordings/${id}?include=transcript`)).body.data, rec);
+    const unknown = await send('GET', `/v1/meeting_recordings/${id}?include=speakers`);
+    assert.deepEqual([unknown.status, unknown.body.errors[0].source.parameter], [400, 'include']);
     refused(await send('POST', '/v1/meeting_recordings/start_session', { title: 'no platform' }), 'platform');
     assert.ok(ids(await send('GET', '/v1/meeting_recordings?status=recording&platform=webex&created_by=desktop_sdk&page[size]=100')).includes(id));
     assert.ok(!ids(await send('GET', '/v1/meeting_recordings?status=completed&page[size]=100')).includes(id));

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } f
 import { CommandBus } from '@nestjs/cqrs';
 import { CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
-import { isUuid, JsonApiError, listDocument, parseListQuery, parseResourcePayload, toResourceObject, type ListFilter, type ResourceSchema } from '@taproot/json-api';
+import { isUuid, JsonApiError, listDocument, parseInclude, parseListQuery, parseResourcePayload, toResourceObject, type ListFilter, type ResourceSchema } from '@taproot/json-api';
 import { snapshotObject, type FlatQuery, type Snapshot } from '@taproot/resources';
 import { DataSource } from 'typeorm';
 import { incidentParentAccess } from '../incident-children/incident-parent';
@@ -19,6 +19,8 @@ import {
 import { MEETING_PLATFORMS, meetingRecordingImportSchema, meetingRecordingSchema, meetingRecordingVisibleSchema, startSessionSchema } from './meeting-recording.schema';
 
 const schema = meetingRecordingSchema;
+/** What a single read's `include` takes: the reference's one value, `transcript`, which includes nothing (Taproot keeps no transcript segments). */
+const ONE_RECORDING_INCLUDES: ResourceSchema = { ...schema, relationships: { transcript: { type: 'meeting_recording_transcripts', many: true, absent: true } } };
 const TYPE = schema.type;
 /** The reference's list takes `status`, `platform` and `created_by` as plain query parameters. */
 const PLAIN_FILTERS = ['status', 'platform', 'created_by'] as const;
@@ -89,8 +91,8 @@ export class MeetingRecordingsController {
 
   @Get('v1/meeting_recordings/:id')
   @RequirePermission('incidents', 'read')
-  async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
-    // `include=transcript` is accepted and includes nothing: Taproot keeps no transcript segments.
+  async get(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query('include') include: string | string[] | undefined) {
+    parseInclude(ONE_RECORDING_INCLUDES, include);
     return { data: toResourceObject(schema, await this.visible(caller, id)) };
   }
 
