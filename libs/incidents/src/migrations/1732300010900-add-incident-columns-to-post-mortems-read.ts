@@ -1,32 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-/** The view's columns as 1732300010700-create-incident-post-mortems made them, in its order. */
-const COLUMNS = `
-      SELECT i.id, i.organization_id, i.private,
-             COALESCE(p.title, i.title) AS title,
-             COALESCE(p.status, 'draft') AS status,
-             p.content,
-             COALESCE(p.show_timeline, true) AS show_timeline,
-             COALESCE(p.show_timeline_trail, false) AS show_timeline_trail,
-             COALESCE(p.show_timeline_genius, false) AS show_timeline_genius,
-             COALESCE(p.show_timeline_tasks, false) AS show_timeline_tasks,
-             COALESCE(p.show_timeline_action_items, false) AS show_timeline_action_items,
-             COALESCE(p.show_timeline_order, 'desc') AS show_timeline_order,
-             COALESCE(p.show_services_impacted, true) AS show_services_impacted,
-             COALESCE(p.show_functionalities_impacted, true) AS show_functionalities_impacted,
-             COALESCE(p.show_groups_impacted, true) AS show_groups_impacted,
-             COALESCE(p.show_alerts_attached, true) AS show_alerts_attached,
-             COALESCE(p.show_action_items, true) AS show_action_items,
-             p.cause_ids,
-             COALESCE(i.url || '/retrospective', '/v1/post_mortems/' || i.id::text) AS url,
-             i.started_at, i.mitigated_at, i.resolved_at,
-             i.status AS incident_status, i.severity_id, i.service_ids,
-             i.created_at,
-             GREATEST(i.updated_at, p.updated_at) AS updated_at`;
-
-const FROM = `
-        FROM incidents_read i
-        LEFT JOIN incident_post_mortems p ON p.id = i.id AND p.organization_id = i.organization_id`;
+import { POST_MORTEMS_VIEW_COLUMNS as COLUMNS, POST_MORTEMS_VIEW_FROM as FROM } from './1732300010700-create-incident-post-mortems';
 
 /**
  * The post mortems' list filters on their incident (docs/retrospectives.md, List): the view
