@@ -18,6 +18,17 @@ describe('incident post mortems over HTTP', () => {
     return w.api.issueApiKey(w.org.organizationId, { kind: 'global', roleId: role.id });
   };
 
+  test("an incident's empty or 1,000-character title is its post mortem's, within the bounds the served document declares", async () => {
+    const doc = (await send('GET', '/v1/openapi.json')).body;
+    const bounds = doc.components.schemas.incident_post_mortem.properties.title as { minLength?: number; maxLength?: number };
+    for (const title of ['', 'x'.repeat(1000)]) {
+      const incident = await newIncident({ title });
+      const answered = (await send('GET', `/v1/post_mortems/${incident.id}`)).body.data.attributes.title as string;
+      assert.equal(answered, title);
+      assert.ok(answered.length >= (bounds.minLength ?? 0) && answered.length <= (bounds.maxLength ?? Infinity), `${answered.length} characters against ${JSON.stringify(bounds)}`);
+    }
+  });
+
   test("a new incident's post mortem is listed and read: the incident's id and title, a draft", async () => {
     const incident = await newIncident();
     const got = await send('GET', `/v1/post_mortems/${incident.id}`);

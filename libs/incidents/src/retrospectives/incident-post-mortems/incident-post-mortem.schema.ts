@@ -94,7 +94,8 @@ export const incidentPostMortemSchema = defineResource({
   attributes: {
     // Beyond the reference: the hosted API answers it (its MCP server's list_incident_post_mortems reads it). The view's id.
     incident_id: { type: 'string', format: 'uuid', writable: false, column: 'id', description: "ID of the incident (the post mortem's own id: one per incident)" },
-    title: { type: 'string', alwaysStored: true, minLength: 1, maxLength: 255, sortable: true, searchable: true, description: "The title of the incident retrospective (the incident's until one is written)" },
+    // The incident's title until one is written, so the incident's bounds: it may be empty, and up to 1000 characters.
+    title: { type: 'string', alwaysStored: true, maxLength: 1000, sortable: true, searchable: true, description: "The title of the incident retrospective (the incident's until one is written)" },
     status: { type: 'string', enum: POST_MORTEM_STATUSES, alwaysStored: true, filter: ['eq', 'not_eq', 'in', 'not_in'], description: 'The status of the incident retrospective' },
     content: { type: 'string', nullable: true, searchable: true, description: 'The content of the incident retrospective, stored as sent' },
     url: { type: 'string', writable: false, alwaysStored: true, description: "The url to the incident retrospective: the incident's url followed by /retrospective, or its API path" },
