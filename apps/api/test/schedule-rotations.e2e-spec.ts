@@ -90,9 +90,17 @@ describe('schedule rotations, their members and active days', () => {
       const made = await newRotation(scheduleId, { schedule_rotationable_type: type, schedule_rotationable_attributes: attributes });
       assert.deepEqual([made.attributes.schedule_rotationable_type, made.attributes.schedule_rotationable_attributes], [type, attributes]);
     }
+    // The Terraform provider sends every member, other types' null: taken as not sent.
+    const nulls = { handoff_day: null, handoff_time: '10:00', shift_length: null, shift_length_unit: null };
+    const daily = await newRotation(scheduleId, { schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: nulls });
+    assert.deepEqual(daily.attributes.schedule_rotationable_attributes, { handoff_time: '10:00' });
+    // ... and reads every rotation with include=schedule_rotation_members: accepted, includes nothing.
+    const read = await send('GET', `/v1/schedule_rotations/${daily.id}?include=schedule_rotation_members`);
+    assert.deepEqual([read.status, read.body.included ?? []], [200, []]);
     const refused: [Attributes, string[]][] = [
       [{ schedule_rotationable_type: 'ScheduleHourlyRotation' }, ['/data/attributes/schedule_rotationable_type']],
       [{ schedule_rotationable_type: 'ScheduleWeeklyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' } }, ['/data/attributes/schedule_rotationable_attributes/handoff_day']],
+      [{ schedule_rotationable_type: 'ScheduleWeeklyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: null } }, ['/data/attributes/schedule_rotationable_attributes/handoff_day']],
       [{ schedule_rotationable_type: 'ScheduleMonthlyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' } }, ['/data/attributes/schedule_rotationable_attributes/handoff_day']],
       [{ schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', shift_length: 3 } }, ['/data/attributes/schedule_rotationable_attributes/shift_length']],
       [{ schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '9 am' } }, ['/data/attributes/schedule_rotationable_attributes/handoff_time']],

@@ -92,6 +92,13 @@ describe('workflows over HTTP', () => {
     assert.deepEqual((await send('GET', `/v1/workflows/${workflow.id}`)).body.data.attributes.trigger_params, { trigger_type: 'simple', triggers: [] });
   });
 
+  test('trigger params as the Terraform provider sends them: "" for an unset enumerated member and [] for unset payload conditions are taken as not sent', async () => {
+    const incident = await newWorkflow({ trigger_params: { trigger_type: 'incident', triggers: ['incident_created'], incident_condition_acknowledged_at: '', incident_condition_kind: 'IS', incident_inactivity_duration: '', incident_kinds: [] } });
+    assert.deepEqual(incident.attributes.trigger_params, { trigger_type: 'incident', triggers: ['incident_created'], incident_condition_kind: 'IS', incident_inactivity_duration: '', incident_kinds: [] });
+    const alert = await newWorkflow({ trigger_params: { trigger_type: 'alert', triggers: ['alert_created'], alert_payload_conditions: [], alert_condition: '' } });
+    assert.deepEqual(alert.attributes.trigger_params, { trigger_type: 'alert', triggers: ['alert_created'] });
+  });
+
   test('tasks: created and listed under their workflow in position order, named by their type, read, changed and deleted at their own path', async () => {
     const workflow = await newWorkflow();
     const elsewhere = await newWorkflow();

@@ -20,6 +20,9 @@ export const scheduleRotationSchema = defineResource({
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
   parent: underSchedule('schedule_rotations'),
+  // The hosted API's Terraform provider reads every rotation with this include. Taproot's members
+  // are the schedule_rotation_members attribute, not records: accepted, includes nothing.
+  relationships: { schedule_rotation_members: { type: 'schedule_rotation_members', many: true, absent: true } },
   attributes: {
     schedule_id: SCHEDULE_ID,
     name: { type: 'string', required: true, minLength: 1, maxLength: 255, filter: true, sortable: true, description: 'The name of the schedule rotation' },
@@ -29,11 +32,12 @@ export const scheduleRotationSchema = defineResource({
       type: 'object',
       required: true,
       description: "The rotation type's handoff: handoff_time (daily); handoff_time and handoff_day (weekly, biweekly: S M T W R F U; monthly: first_day_of_month, last_day_of_month); handoff_time, shift_length and shift_length_unit (custom)",
+      // The provider sends every member, those of other rotation types null.
       properties: {
-        handoff_time: { type: 'string', description: 'Hand off time (HH:MM)' },
-        handoff_day: { type: 'string', description: 'Hand off day' },
-        shift_length: { type: 'integer', description: 'Shift length of a custom rotation' },
-        shift_length_unit: { type: 'string', enum: ['hours', 'days', 'weeks'], description: 'Shift length unit of a custom rotation' },
+        handoff_time: { type: 'string', nullAsUnset: true, description: 'Hand off time (HH:MM)' },
+        handoff_day: { type: 'string', nullAsUnset: true, description: 'Hand off day' },
+        shift_length: { type: 'integer', nullAsUnset: true, description: 'Shift length of a custom rotation' },
+        shift_length_unit: { type: 'string', enum: ['hours', 'days', 'weeks'], nullAsUnset: true, description: 'Shift length unit of a custom rotation' },
       },
     },
     time_zone: { type: 'string', default: 'Etc/UTC', description: 'A valid IANA time zone name (a Rails name is taken too, answered as sent)' },

@@ -17,6 +17,7 @@ const refuse = (pointer: string, detail: string) => JsonApiError.invalidAttribut
  */
 export function checkTriggerParams(params: unknown): void {
   if (params === undefined) return;
+  dropUnsetMembers(params as Record<string, unknown>);
   const type = (params as Record<string, unknown>).trigger_type;
   const enums = typeof type === 'string' && Object.hasOwn(TRIGGER_ENUMS, type) ? TRIGGER_ENUMS[type] : undefined;
   if (!enums) throw refuse('trigger_params/trigger_type', `trigger_params.trigger_type must be one of ${TRIGGER_TYPES.join(', ')} (got ${JSON.stringify(type ?? null)})`);
@@ -31,6 +32,22 @@ export function checkTriggerParams(params: unknown): void {
     const value = (params as Record<string, unknown>)[name];
     if (value === undefined || (value === null && member.nullable) || holds(member, value)) continue;
     throw refuse(`trigger_params/${name}`, `trigger_params.${name} of a ${type} trigger must be ${member.array ? `a list of ${member.type}s` : `a ${member.type}`} (got ${JSON.stringify(value)})`);
+  }
+}
+
+/**
+ * The hosted API's Terraform provider sends every member of its trigger block, unset ones as ""
+ * (strings) and [] (the alert payload conditions block). Where neither can be a value (a single
+ * enumerated member; an object member) they are taken as not sent, in place.
+ */
+function dropUnsetMembers(params: Record<string, unknown>): void {
+  const type = params.trigger_type;
+  if (typeof type !== 'string' || !Object.hasOwn(TRIGGER_ENUMS, type)) return;
+  for (const [name, member] of Object.entries(TRIGGER_ENUMS[type])) {
+    if (!member.array && params[name] === '' && !member.values.includes('')) delete params[name];
+  }
+  for (const [name, member] of Object.entries(TRIGGER_TYPED[type])) {
+    if (member.type === 'object' && !member.array && Array.isArray(params[name]) && (params[name] as unknown[]).length === 0) delete params[name];
   }
 }
 

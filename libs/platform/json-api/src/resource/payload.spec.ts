@@ -337,7 +337,7 @@ describe('parseResourcePayload', () => {
     });
   });
 
-  describe('integers for booleans (integerAsBoolean) and "" for unset members (blankAsUnset)', () => {
+  describe('integers for booleans (integerAsBoolean), "" and null for unset members (blankAsUnset, nullAsUnset)', () => {
     const grouping = defineResource({
       type: 'groupings',
       singular: 'grouping',
@@ -349,6 +349,7 @@ describe('parseResourcePayload', () => {
         by_title: { type: 'boolean', integerAsBoolean: true },
         enabled: { type: 'boolean' },
         conditions: { type: 'array', items: { type: 'object', properties: { kind: { type: 'string', enum: ['A'], nullable: true, blankAsUnset: true }, name: { type: 'string' } } } },
+        handoff: { type: 'object', properties: { day: { type: 'string', nullAsUnset: true }, time: { type: 'string' } } },
       },
     });
     const parse = (attributes: Record<string, unknown>) => parseResourcePayload(grouping, doc(attributes, 'groupings'), 'create').attributes;
@@ -360,11 +361,16 @@ describe('parseResourcePayload', () => {
       assert.deepEqual(parse({ conditions: [{ kind: '', name: '' }, { kind: 'A' }] }), { conditions: [{ name: '' }, { kind: 'A' }] });
     });
 
+    test('null leaves a member declared nullAsUnset out', () => {
+      assert.deepEqual(parse({ handoff: { day: null, time: '10:00' } }), { handoff: { time: '10:00' } });
+    });
+
     test('elsewhere they are still 422s naming the member', () => {
       for (const [attributes, pointer] of [
         [{ by_title: 2 }, '/data/attributes/by_title'],
         [{ enabled: 1 }, '/data/attributes/enabled'],
         [{ conditions: [{ kind: 'B' }] }, '/data/attributes/conditions/0/kind'],
+        [{ handoff: { day: 'M', time: null } }, '/data/attributes/handoff/time'],
       ] as const) {
         const error = failure(() => parse(attributes));
         assert.deepEqual(error.errors.map((e) => e.source?.pointer), [pointer], JSON.stringify(attributes));

@@ -33,7 +33,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * A value as its declaration takes it, in objects and arrays of objects too: ids sent as numbers
  * made text (`integerAsText`), 1 and 0 sent for a boolean made true and false (`integerAsBoolean`),
- * members sent as "" left out (`blankAsUnset`).
+ * members sent as "" left out (`blankAsUnset`), members sent as null left out (`nullAsUnset`).
  */
 function asDeclared(def: AttributeDef, value: unknown): unknown {
   if (def.integerAsText && Number.isSafeInteger(value)) return String(value);
@@ -41,8 +41,9 @@ function asDeclared(def: AttributeDef, value: unknown): unknown {
   const properties = def.type === 'array' ? def.items?.properties : def.properties;
   if (!properties) return value;
   const declared = (k: string) => (Object.hasOwn(properties, k) ? properties[k] : undefined);
+  const unset = (k: string, member: unknown) => (member === '' && declared(k)?.blankAsUnset) || (member === null && declared(k)?.nullAsUnset);
   const inObject = (v: unknown) =>
-    isObject(v) ? Object.fromEntries(Object.entries(v).flatMap(([k, member]) => (member === '' && declared(k)?.blankAsUnset ? [] : [[k, declared(k) ? asDeclared(declared(k)!, member) : member]]))) : v;
+    isObject(v) ? Object.fromEntries(Object.entries(v).flatMap(([k, member]) => (unset(k, member) ? [] : [[k, declared(k) ? asDeclared(declared(k)!, member) : member]]))) : v;
   return def.type === 'array' ? (Array.isArray(value) ? value.map(inObject) : value) : inObject(value);
 }
 

@@ -50,6 +50,12 @@ export interface AttributeDef {
    * sent before validation.
    */
   blankAsUnset?: boolean;
+  /**
+   * An optional member of an object that clients send as null when it is not set (the provider's
+   * object attributes send every member, unset ones null), where null is no value of it: null is
+   * taken as not sent before validation.
+   */
+  nullAsUnset?: boolean;
   items?: ItemDef;
   /** For objects: their properties (others rejected); omitted = free-form object. */
   properties?: Record<string, AttributeDef>;
