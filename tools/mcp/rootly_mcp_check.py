@@ -48,10 +48,6 @@ EXIT_FAILURES = 3
 # called or named here, and every name here to be listed and not called).
 EXCUSED: dict[str, str] = {
     "check_oncall_health_risk": "reads its burnout analysis from On-Call Health (api.oncallhealth.ai, ONCALLHEALTH_API_KEY), a third party; the check stays offline",
-    **{
-        tool: "Taproot serves no /v1/pulses (the hosted API's deploy and change events are not implemented)"
-        for tool in ("list_pulses", "create_pulse", "get_pulse", "update_pulse")
-    },
 }
 
 # The server's environment: only what it needs. The stdio client adds HOME, LOGNAME, PATH, SHELL,
@@ -335,6 +331,27 @@ async def generated(c: Check) -> None:
     await crud("functionalities", {"name": f"MCP functionality {run}"}, {"description": "Pay"}, create="create_functionality", list_="list_functionalities", get="get_functionality", update="update_functionality")
     await crud("causes", {"name": f"MCP cause {run}"}, {"description": "A bad deploy"}, create="create_cause", list_="list_causes", get="get_cause", update="update_cause")
     await crud("sub_statuses", {"name": f"MCP sub-status {run}", "parent_status": "started"}, {"description": "Waiting on a vendor"}, create="create_sub_status", list_="list_sub_statuses", get="get_sub_status", update="update_sub_status")
+    # Pulses, the hosted API's deploy and change events: one on the seeded service and environment,
+    # labelled and with a ref, and one on neither, which the list's filters leave out.
+    pulse = await crud(
+        "pulses",
+        {
+            "summary": f"MCP deploy {run}",
+            "source": "k8s",
+            "service_ids": [s["service"]],
+            "environment_ids": [s["environment"]],
+            "labels": [{"key": "version", "value": "2"}],
+            "refs": [{"key": "sha", "value": "cd62148cbc5e"}],
+        },
+        {"summary": f"MCP deploy {run} rolled back"},
+        create="create_pulse",
+        list_="list_pulses",
+        get="get_pulse",
+        update="update_pulse",
+        label=f"MCP deploy {run}",
+    )
+    other = ident(await c.call("create_pulse", {"data": doc("pulses", summary=f"MCP config change {run}", source="terraform")}, expect=[f"MCP config change {run}"]))
+    await c.call("list_pulses", {"filter_services": s["service"], "filter_labels": "version:2"}, expect=[pulse, "cd62148cbc5e"], absent=[other])
     # Charts of the seeded incident's service, functionality and team.
     await c.call("get_service_incidents_chart", {"id": s["service"], "period": "day"}, expect=['"data"'])
     await c.call("get_service_uptime_chart", {"id": s["service"], "period": "day"}, expect=['"data"'])

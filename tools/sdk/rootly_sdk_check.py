@@ -576,6 +576,7 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     retrospectives(c, run, incident, team)
     routers_permissions_connectors(c, run, service)
     recordings_and_feedback(c, run, incident)
+    pulses(c, run, service, environment)
 
     # Deletes, children before their parents.
     for operation, type_ in (
@@ -1053,6 +1054,28 @@ def recordings_and_feedback(c: Check, run: str, incident: str | None) -> None:
     c.call("listIncidentFeedbacks", incident_id=incident)
     c.call("getIncidentFeedbacks", id=feedback)
     c.call("updateIncidentFeedback", doc("incident_feedbacks", rating=3, anonymous=True), id=feedback)
+
+
+def pulses(c: Check, run: str, service: str | None, environment: str | None) -> None:
+    """A deploy pulse on the service and environment, with labels and refs; listed by service, read, its end and summary changed. Pulses have no delete."""
+    pulse = ident(
+        c.call(
+            "createPulse",
+            doc(
+                "pulses",
+                summary=f"SDK deploy {run}",
+                source="k8s",
+                service_ids=[service],
+                environment_ids=[environment],
+                started_at=iso(timedelta(minutes=-5)),
+                labels=[{"key": "version", "value": "2"}],
+                refs=[{"key": "sha", "value": "cd62148cbc5eb42168fe99fdb50a364e12b206ac"}],
+            ),
+        )
+    )
+    c.call("listPulses", filterservices=service)
+    c.call("getPulse", id=pulse)
+    c.call("updatePulse", doc("pulses", summary=f"SDK deploy {run} done", ended_at=iso()), id=pulse)
 
 
 def ingest_receipt(c: Check, source: str | None) -> str | None:

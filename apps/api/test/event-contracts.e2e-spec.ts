@@ -21,7 +21,7 @@ describe('event contracts', () => {
   test('the events of a session keep their contracts; a broken payload is refused', async () => {
     const events = (await eventSession(api, org)).map((p) => p.event);
     const types = new Set(events.map((e) => e.type));
-    for (const type of ['group.created', 'group.updated', 'api_key.created', 'audit_log.created', 'service.created', 'incident.created', 'incident.resolved', 'incident.alerts_attached', 'incident_event.created', 'service.deleted', 'alert.created', 'alert.escalated', 'alert.acknowledged', 'alert_event.created', 'alerts_source.created']) {
+    for (const type of ['group.created', 'group.updated', 'api_key.created', 'audit_log.created', 'service.created', 'incident.created', 'incident.resolved', 'incident.alerts_attached', 'incident_event.created', 'service.deleted', 'alert.created', 'alert.escalated', 'alert.acknowledged', 'alert_event.created', 'alerts_source.created', 'pulse.created', 'pulse.updated']) {
       assert.ok(types.has(type), `the session published ${type}`);
     }
     for (const event of events) {

@@ -84,7 +84,7 @@ describe('webhook endpoints', () => {
       return res;
     };
     for (const url of ['not a url', '/relative/path', 'ftp://example.test/x', 'javascript:alert(1)', 'https://user:pass@example.test/x', '']) await refused({ url }, ['/data/attributes/url']);
-    const unknown = await refused({ event_types: ['incident.created', 'pulse.created'] }, ['/data/attributes/event_types/1']);
+    const unknown = await refused({ event_types: ['incident.created', 'shift.started'] }, ['/data/attributes/event_types/1']);
     assert.match(unknown.body.errors[0].detail, /must be one of/);
     await refused({ name: '' }, ['/data/attributes/name']);
     await refused({ secret: '' }, ['/data/attributes/secret']);

@@ -93,6 +93,29 @@ describe('webhook delivery', () => {
     assert.ok(!w.receiver.received.some((r) => r.body.includes(audit.secret) || r.body.includes(everything.secret)), 'secrets never in a payload');
   });
 
+  test('pulse.created reaches an endpoint subscribed to it, the pulse as its GET answers it; a pulse.updated is not delivered', async () => {
+    const endpoint = await w.endpoint({ url: w.receiver.path('pulses'), event_types: ['pulse.created'] });
+    const service = (await w.send('POST', '/v1/services', doc('services', { name: unique('Checkout') }))).body.data as { id: string; attributes: Attributes };
+    const res = await w.send('POST', '/v1/pulses', doc('pulses', { summary: 'Deployed checkout v2', source: 'ci', service_ids: [service.attributes.slug as string], labels: [{ key: 'version', value: 'v2' }] }));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const pulseId = res.body.data.id as string;
+    const [received] = await w.receivedAt(endpoint.url);
+    const body = verified(received, endpoint.secret) as { event: Attributes; data: { id: string; type: string; attributes: Attributes } };
+    const [createdEvent] = await w.eventsOf(pulseId);
+    assert.deepEqual(body.event, { id: createdEvent.id, type: 'pulse.created', issued_at: createdEvent.occurred_at, actor: createdEvent.actor });
+    const got = await w.send('GET', `/v1/pulses/${pulseId}`);
+    assert.deepEqual(body.data, got.body.data, 'the JSON:API resource object GET /v1/pulses/{id} answers');
+    assert.deepEqual((body.data.attributes.services as Attributes[]).map((s) => s.id), [service.id]);
+
+    assert.equal((await w.send('PUT', `/v1/pulses/${pulseId}`, doc('pulses', { ended_at: new Date(Date.now() + 60_000).toISOString() }))).status, 200);
+    assert.deepEqual((await w.eventsOf(pulseId)).map((e) => e.type), ['pulse.created', 'pulse.updated']);
+    // A later pulse's delivery comes after the update's event was consumed (one topic, in order).
+    const later = (await w.send('POST', '/v1/pulses', doc('pulses', { summary: 'Deployed search' }))).body.data.id as string;
+    const [, next] = await w.receivedAt(endpoint.url, 2);
+    assert.equal(next.json.data.id, later);
+    assert.deepEqual((await w.deliveries(endpoint.id)).map((d) => d.event_type), ['pulse.created', 'pulse.created'], 'pulse.updated is no webhook event type');
+  });
+
   test('custom headers are sent with their secret rendered; a secret that is gone fails the attempt naming it', async () => {
     const name = `RECEIVER_TOKEN_${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
     assert.equal((await w.send('POST', '/v1/secrets', doc('secrets', { name, secret: 'tok-123' }))).status, 201);

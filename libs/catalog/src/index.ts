@@ -8,5 +8,5 @@ export { causeSchema, causeDefinition } from './causes/cause.schema';
 export { incidentTypeSchema, incidentTypeDefinition } from './incident-types/incident-type.schema';
 
 export { CATALOG_MIGRATIONS } from './migrations';
-export { existingCatalogIds, catalogRecords, catalogRecordsOf, catalogIdsNamed, type CatalogType } from './references';
+export { existingCatalogIds, catalogIdsByIdOrSlug, catalogRecords, catalogRecordsOf, catalogIdsNamed, type CatalogType } from './references';
 export { pagingTargetsOf, type PagingTarget } from './paging-targets';

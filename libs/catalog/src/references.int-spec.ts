@@ -6,7 +6,7 @@ import type { UnitOfWork } from '@taproot/messaging';
 import { openTestDataSource } from '@taproot/persistence';
 import { CreateResourceCommand, CreateResourceHandler, unitOfWorkWithReadModels, type ResourceDefinition } from '@taproot/resources';
 import type { DataSource } from 'typeorm';
-import { catalogIdsNamed, catalogRecords, existingCatalogIds } from './references';
+import { catalogIdsByIdOrSlug, catalogIdsNamed, catalogRecords, existingCatalogIds } from './references';
 import { serviceDefinition } from './services/service.schema';
 import { severityDefinition } from './severities/severity.schema';
 
@@ -37,6 +37,20 @@ describe('catalog references (what other contexts may ask of the catalog)', () =
     const found = await existingCatalogIds(ds, mine, 'services', [service, other, severity, 'checkout', randomUUID()]);
     assert.deepEqual([...found], [service]);
     assert.deepEqual([...(await existingCatalogIds(ds, mine, 'severities', [severity, service]))], [severity]);
+  });
+
+  test('catalogIdsByIdOrSlug maps each value naming a record of the organization by id or slug to its id', async () => {
+    const [mine, theirs] = [await newOrg(), await newOrg()];
+    const checkout = await create(serviceDefinition, mine, 'Elasticsearch Prod');
+    const other = await create(serviceDefinition, theirs, 'Search');
+    const severity = await create(severityDefinition, mine, 'Search');
+    const found = await catalogIdsByIdOrSlug(ds, mine, 'services', ['elasticsearch-prod', checkout.toUpperCase(), other, 'search', severity, 'nothing']);
+    assert.deepEqual([...found], [
+      ['elasticsearch-prod', checkout],
+      [checkout.toUpperCase(), checkout],
+    ]);
+    assert.deepEqual([...(await catalogIdsByIdOrSlug(ds, mine, 'severities', ['search']))], [['search', severity]]);
+    assert.equal((await catalogIdsByIdOrSlug(ds, mine, 'services', [])).size, 0);
   });
 
   test('catalogRecords serializes read-model records; catalogIdsNamed finds them by name or slug', async () => {

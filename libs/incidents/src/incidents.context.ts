@@ -7,6 +7,7 @@ import { INCIDENTS_OPENAPI } from './incidents/incident.openapi';
 import { INCIDENTS_MIGRATIONS } from './migrations';
 import { INCIDENTS_ERRORS } from './errors';
 import { meetingRecordingDefinition, MEETING_RECORDINGS_OPENAPI } from './meeting-recordings/meeting-recordings';
+import { PULSES_OPENAPI } from './pulses/pulses';
 import { incidentPostMortemDefinition, retrospectiveProcessDefinition, seedRetrospectiveConfigurations } from './retrospectives/retrospectives';
 
 // Every new organization has its two retrospective configurations from the start (docs/retrospectives.md).
@@ -20,8 +21,8 @@ export const INCIDENTS_CONTEXT: ContextDescriptor = {
   // The deprecated custom field operations are marked so (forms/index.ts).
   openapi: {
     ...INCIDENTS_OPENAPI,
-    schemas: { ...INCIDENTS_OPENAPI.schemas, ...MEETING_RECORDINGS_OPENAPI.schemas },
-    paths: { ...INCIDENTS_OPENAPI.paths, ...FORMS_OPENAPI.paths, ...MEETING_RECORDINGS_OPENAPI.paths },
+    schemas: { ...INCIDENTS_OPENAPI.schemas, ...MEETING_RECORDINGS_OPENAPI.schemas, ...PULSES_OPENAPI.schemas },
+    paths: { ...INCIDENTS_OPENAPI.paths, ...FORMS_OPENAPI.paths, ...MEETING_RECORDINGS_OPENAPI.paths, ...PULSES_OPENAPI.paths },
   },
   errors: INCIDENTS_ERRORS,
   registerEventContracts: () => registerIncidentsEventContracts([...INCIDENTS_RESOURCES, retrospectiveProcessDefinition, meetingRecordingDefinition, incidentPostMortemDefinition]),

@@ -22,6 +22,7 @@ import { TimelineController } from './timeline/timeline.controller';
 import { incidentFeedbackDefinition } from './feedbacks/incident-feedback.schema';
 import { MEETING_RECORDING_HANDLERS, meetingRecordingDefinition, MeetingRecordingsController } from './meeting-recordings/meeting-recordings';
 import { PLAYBOOK_RESOURCES } from './playbooks/playbooks';
+import { PULSE_HANDLERS, pulseDefinition, PulsesController } from './pulses/pulses';
 import { slaDefinition } from './slas/sla.schema';
 import { RETROSPECTIVE_CONTROLLERS, RETROSPECTIVE_HANDLERS, RETROSPECTIVE_PROCESS_CONTROLLERS, RETROSPECTIVE_RESOURCES, retrospectiveProcessDefinition } from './retrospectives/retrospectives';
 
@@ -46,8 +47,8 @@ export const INCIDENTS_RESOURCES = [
  */
 @Global()
 @Module({
-  controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, IncidentAlertsController, TimelineController, ...RETROSPECTIVE_PROCESS_CONTROLLERS, ...RETROSPECTIVE_CONTROLLERS, MeetingRecordingsController],
-  providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS, ...RETROSPECTIVE_HANDLERS, ...MEETING_RECORDING_HANDLERS, { provide: ALERT_INCIDENTS, useClass: IncidentsOfAlerts },
+  controllers: [...INCIDENTS_RESOURCES.map((definition) => resourceController(definition)), IncidentsController, IncidentAlertsController, TimelineController, ...RETROSPECTIVE_PROCESS_CONTROLLERS, ...RETROSPECTIVE_CONTROLLERS, MeetingRecordingsController, PulsesController],
+  providers: [...INCIDENT_COMMAND_HANDLERS, ImportIncidentsHandler, ...TIMELINE_COMMAND_HANDLERS, ...RETROSPECTIVE_HANDLERS, ...MEETING_RECORDING_HANDLERS, ...PULSE_HANDLERS, { provide: ALERT_INCIDENTS, useClass: IncidentsOfAlerts },
     { provide: ALERT_INCIDENT_RESOLVER, useClass: ResolveAlertIncidents },
   ],
   exports: [ALERT_INCIDENTS, ALERT_INCIDENT_RESOLVER],
@@ -57,6 +58,6 @@ export class IncidentsModule implements OnModuleInit {
 
   onModuleInit(): void {
     // Incidents and their timelines keep their read models the generic way (their snapshots are full).
-    for (const definition of [...INCIDENTS_RESOURCES, retrospectiveProcessDefinition, meetingRecordingDefinition, incidentDefinition, incidentEventDefinition]) this.projections.inline(new ResourceListProjection(definition));
+    for (const definition of [...INCIDENTS_RESOURCES, retrospectiveProcessDefinition, meetingRecordingDefinition, pulseDefinition, incidentDefinition, incidentEventDefinition]) this.projections.inline(new ResourceListProjection(definition));
   }
 }

@@ -25,6 +25,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'incident_status_page_event.deleted',
   'alert.created',
   'alert.updated',
+  'pulse.created',
   'audit_log.created',
 ] as const;
 

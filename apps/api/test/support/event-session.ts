@@ -11,8 +11,8 @@ export interface PublishedEvent {
 }
 
 /**
- * A representative session of every context (catalog, identity, incidents, alerting, inbound
- * alerts), through the api, then every event it published, the audit log's announcements
+ * A representative session of every context (catalog, identity, incidents and pulses, alerting,
+ * inbound alerts), through the api, then every event it published, the audit log's announcements
  * included: what the event and consumer contract tests check.
  */
 export async function eventSession(api: TestApi, org: TestOrganization): Promise<PublishedEvent[]> {
@@ -33,6 +33,8 @@ export async function eventSession(api: TestApi, org: TestOrganization): Promise
   await send('POST', `/v1/alerts/${alert.id}/acknowledge`, 'alerts', {});
   await send('POST', `/v1/incidents/${incident.id}/alerts`, 'alerts', { alert_ids: [alert.id] });
   await send('PUT', `/v1/incidents/${incident.id}/resolve`, 'incidents', { resolution_message: 'fixed' });
+  const pulse = created(await send('POST', '/v1/pulses', 'pulses', { summary: 'Deployed checkout', service_ids: [service.attributes.slug], labels: [{ key: 'version', value: 'v2' }] }));
+  await send('PUT', `/v1/pulses/${pulse.id}`, 'pulses', { ended_at: new Date(Date.now() + 60_000).toISOString() });
   const source = await newAlertSource(api, org.token, {
     source_type: 'generic_webhook',
     sourceable_attributes: { field_mappings_attributes: [{ field: 'alert_title', json_path: '$.title' }] },

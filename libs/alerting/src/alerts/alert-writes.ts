@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existingIds, JsonApiError, type Queryable, type ResourceObject } from '@taproot/json-api';
+import { checkKeyValuePairs, existingIds, JsonApiError, type Queryable, type ResourceObject } from '@taproot/json-api';
 import { domainEvent, type EventActor } from '@taproot/messaging';
 import { ResourceWriter, snapshotObject, type Keep, type Row, type Snapshot, type WriteContext } from '@taproot/resources';
 import { ALERT_EVENTS } from '../events';
@@ -129,21 +129,9 @@ function urgencyChange(current: Row, changes: Row): Row {
 
 /**
  * A client's labels must be what the reference declares and answers: each a `{key, value}` pair
- * with a string key and a string, number or boolean value. The items are free-form objects to the
- * platform (which refuses null items), so their shape is checked here; nothing is stored on a failure.
+ * with a string key and a string, number or boolean value; nothing is stored on a failure.
  */
-function requireLabels(attributes: Row): void {
-  if (!Array.isArray(attributes.labels)) return;
-  const issues = (attributes.labels as unknown[]).flatMap((label, i) => {
-    const { key, value, ...extra } = label as Row;
-    const problems: { attribute: string; detail: string }[] = [];
-    if (typeof key !== 'string') problems.push({ attribute: `labels/${i}/key`, detail: `labels[${i}].key must be a string` });
-    if (!['string', 'number', 'boolean'].includes(typeof value)) problems.push({ attribute: `labels/${i}/value`, detail: `labels[${i}].value must be a string, a number or a boolean` });
-    for (const name of Object.keys(extra)) problems.push({ attribute: `labels/${i}/${name}`, detail: `labels[${i}] takes key and value only, not ${name}` });
-    return problems;
-  });
-  if (issues.length) throw JsonApiError.invalidAttributes(issues);
-}
+const requireLabels = (attributes: Row): void => checkKeyValuePairs(attributes, ['labels'], ['string', 'number', 'boolean']);
 
 const hasTarget = (a: Row) => (Array.isArray(a.notification_targets) && a.notification_targets.length > 0) || (a.notification_target_type != null && a.notification_target_id != null);
 

@@ -5,12 +5,10 @@ import { catalogIdsNamed } from '@taproot/catalog';
 import { actorOf, AlertCreationLimit, can, CurrentCaller, forbidden, RequirePermission, type Caller } from '@taproot/auth';
 import { teamIdsNamed } from '@taproot/identity';
 import {
-  listDocument,
+  listWithVirtualFilters,
   parseInclude,
-  parseListQuery,
   parseOperationPayload,
   parseResourcePayload,
-  rewriteVirtualFilters,
   type FlatQuery,
   type ResourceObject,
   type VirtualFilter,
@@ -91,11 +89,8 @@ export class AlertsController {
   @RequirePermission('alerts', 'read')
   async list(@CurrentCaller() principal: Caller, @Query() query: FlatQuery) {
     const { dataSource: db, cursorSecret } = this;
-    const { organizationId } = principal;
-    const parsed = parseListQuery(alertListSchema, query, { cursorSecret });
-    const q = { ...parsed, filters: await rewriteVirtualFilters(db, organizationId, parsed.filters, LIST_FILTERS) };
-    const document = await listDocument({ db, schema: alertListSchema, serializeAs: alertSchema, q, query, organizationId, cursorSecret });
-    return { ...document, ...(await withAlertIncludes(db, principal, document.data, parsed.include, this.incidents)) };
+    const { document, include } = await listWithVirtualFilters({ db, schema: alertListSchema, serializeAs: alertSchema, virtual: LIST_FILTERS, query, organizationId: principal.organizationId, cursorSecret });
+    return { ...document, ...(await withAlertIncludes(db, principal, document.data, include, this.incidents)) };
   }
 
   @Get(':id')

@@ -7,11 +7,9 @@ import {
   byIdAttribute,
   byQuery,
   defineIncludes,
-  listDocument,
+  listWithVirtualFilters,
   parseInclude,
-  parseListQuery,
   readRecords,
-  rewriteVirtualFilters,
   toResourceObject,
   withIncludes,
   type CollectionDocument,
@@ -20,7 +18,6 @@ import {
   type IncludeSources,
   type FlatQuery,
   type ListFilter,
-  type ListQuery,
   type Queryable,
   type RelationshipDef,
   type ResourceObject,
@@ -182,12 +179,11 @@ export class IncidentReader {
 
   async list(access: IncidentAccess, query: FlatQuery): Promise<CollectionDocument> {
     const { db, cursorSecret } = this;
-    const parsed = parseListQuery(incidentListSchema, query, { cursorSecret });
     const hidden: ListFilter[] = seesPrivate(access) ? [] : [{ attribute: 'private', operator: 'eq', values: [false], parameter: 'private' }];
-    const q: ListQuery = { ...parsed, filters: [...hidden, ...(await rewriteVirtualFilters(db, access.organizationId, parsed.filters, VIRTUAL_FILTERS))] };
-    const document = await listDocument({ db, schema: incidentListSchema, serializeAs: incidentStorageSchema, q, query, organizationId: access.organizationId, cursorSecret });
+    const list = { db, schema: incidentListSchema, serializeAs: incidentStorageSchema, virtual: VIRTUAL_FILTERS, scope: hidden, cursorSecret };
+    const { document, include } = await listWithVirtualFilters({ ...list, query, organizationId: access.organizationId });
     const rows = document.data.map((d) => ({ id: d.id, ...d.attributes }));
-    const { data, included } = await documentData(db, access, rows, parsed.include);
+    const { data, included } = await documentData(db, access, rows, include);
     return { ...document, data, ...(included ? { included } : {}) };
   }
 }

@@ -28,10 +28,10 @@ describe('webhookEventTypeOf', () => {
     assert.equal(typeOf('incident.in_progress', { kind: 'normal' }), null);
   });
 
-  test('timeline events, status page events, alerts and audit logs as they are; everything else is not delivered', () => {
+  test("timeline events, status page events, alerts, pulses' creation and audit logs as they are; everything else is not delivered", () => {
     for (const type of ['incident_status_page_event.created', 'incident_status_page_event.updated', 'incident_status_page_event.deleted']) assert.equal(typeOf(type), type);
-    for (const type of ['incident_event.created', 'incident_event.updated', 'incident_event.deleted', 'alert.created', 'alert.updated', 'audit_log.created']) assert.equal(typeOf(type), type);
-    for (const type of ['incident.started', 'incident.restarted', 'incident.closed', 'incident.subscribers_added', 'alert.snoozed', 'alert.acknowledged', 'alert_event.created', 'service.created', 'webhooks_endpoint.updated', 'incident_import.completed']) {
+    for (const type of ['incident_event.created', 'incident_event.updated', 'incident_event.deleted', 'alert.created', 'alert.updated', 'pulse.created', 'audit_log.created']) assert.equal(typeOf(type), type);
+    for (const type of ['incident.started', 'incident.restarted', 'incident.closed', 'incident.subscribers_added', 'alert.snoozed', 'alert.acknowledged', 'alert_event.created', 'service.created', 'webhooks_endpoint.updated', 'incident_import.completed', 'pulse.updated']) {
       assert.equal(typeOf(type, { kind: 'normal' }), null, type);
     }
   });

@@ -684,5 +684,8 @@ describe('buildOpenApiDocument', () => {
     assert.ok(create.responses['409'] && create.responses['422']);
     assert.deepEqual(headers(pathItem(doc, '/v1/hooks').post), []);
     assert.deepEqual(headers((pathItem(doc, '/v1/widgets/{id}') as Required<PathItem>).put), []);
+    // A fragment built by the same function and merged into the whole document (alerts, pulses) declares it once.
+    const merged = buildOpenApiDocument([], { title: 't', version: '1' }, { paths: doc.paths });
+    assert.deepEqual(headers(pathItem(merged, '/v1/widgets').post).map((p) => p.name), ['Idempotency-Key']);
   });
 });

@@ -447,7 +447,9 @@ function withIdempotencyKeys(paths: Record<string, Record<string, unknown>>): vo
   for (const item of Object.values(paths)) {
     const post = item.post as Operation | undefined;
     if (!post || (Array.isArray(post.security) && post.security.length === 0)) continue;
-    const parameters = (post.parameters as unknown[] | undefined) ?? [];
+    const parameters = (post.parameters as Parameter[] | undefined) ?? [];
+    // A context's fragment built by this function already has it: a parameter is declared once.
+    if (parameters.some((p) => p.name === IDEMPOTENCY_KEY.name && p.in === 'header')) continue;
     item.post = { ...post, parameters: [...parameters, IDEMPOTENCY_KEY], responses: { ...IDEMPOTENCY_RESPONSES, ...(post.responses as object) } };
   }
 }

@@ -1,6 +1,8 @@
+import type { CollectionDocument } from '../document/documents';
 import { isUuid } from '../resource/ids';
-import type { Queryable } from './list-document';
-import type { ListFilter } from './list-query';
+import type { ResourceSchema } from '../resource/resource-schema';
+import { listDocument, type Queryable } from './list-document';
+import { parseListQuery, type FlatQuery, type ListFilter } from './list-query';
 
 /**
  * How a virtual list filter (`AttributeDef.virtual`) becomes a condition on a stored column
@@ -38,4 +40,25 @@ export function rewriteVirtualFilters(
       return { ...f, attribute: target, values: [...new Set([...byId, ...(await named(db, organizationId, values))])] };
     }),
   );
+}
+
+/**
+ * A list whose query declaration has virtual filters: parsed, its virtual filters rewritten
+ * (`rewriteVirtualFilters`) beside the route's own conditions (`scope`, left out of the cursors'
+ * fingerprint), run and serialized as `serializeAs`. Answers the page and the `include` asked for.
+ */
+export async function listWithVirtualFilters(opts: {
+  db: Queryable;
+  schema: ResourceSchema;
+  serializeAs: ResourceSchema;
+  virtual: Readonly<Record<string, VirtualFilter>>;
+  query: FlatQuery;
+  organizationId: string;
+  cursorSecret: string;
+  scope?: readonly ListFilter[];
+}): Promise<{ document: CollectionDocument; include: string[] }> {
+  const { db, schema, query, organizationId, cursorSecret } = opts;
+  const parsed = parseListQuery(schema, query, { cursorSecret });
+  const q = { ...parsed, filters: [...(opts.scope ?? []), ...(await rewriteVirtualFilters(db, organizationId, parsed.filters, opts.virtual))] };
+  return { document: await listDocument({ db, schema, serializeAs: opts.serializeAs, q, query, organizationId, cursorSecret }), include: parsed.include };
 }

@@ -2,3 +2,4 @@
 export * from './json-schema';
 export * from './payload';
 export * from './ids';
+export * from './key-value-pairs';
