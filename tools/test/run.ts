@@ -8,6 +8,8 @@
  * in the environment; each writes its counts for the total.
  * `--suite conformance` runs *.conformance-spec.ts (needs ../shared beside the repository);
  * `--suite fuzz` runs *.fuzz-spec.ts (Schemathesis against the api, tools/fuzz).
+ * `--suite probe` runs *.probe-spec.ts: checks of a client whose source this machine's package
+ * mirrors do not serve (tools/cli), run by hand where it can be fetched; not part of npm test or CI.
  * Ends with one line `N passed, N failed`.
  */
 import 'reflect-metadata';
@@ -35,6 +37,7 @@ const PATTERNS: Record<string, string[]> = {
   default: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts', '**/*.e2e-spec.ts'],
   conformance: ['**/*.conformance-spec.ts'],
   fuzz: ['**/*.fuzz-spec.ts'],
+  probe: ['**/*.probe-spec.ts'],
 };
 
 function progress(message: string): void {
