@@ -55,6 +55,9 @@ describe('workflows over HTTP', () => {
     const later = await newWorkflow({ position: 0 });
     assert.equal(ids(await send('GET', '/v1/workflows?page[size]=100'))[0], later.id, 'ascending position by default');
     assert.equal(ids(await send('GET', '/v1/workflows?page[size]=100&sort=-position')).at(-1), later.id);
+    // The hosted API's post_mortem variant (its Terraform provider's workflow_post_mortem), beyond the reference's five.
+    const retro = { trigger_type: 'post_mortem', triggers: ['post_mortem_updated'], incident_post_mortem_condition: 'ANY', incident_post_mortem_statuses: ['published'], incident_condition_cause: 'ANY' };
+    assert.deepEqual((await newWorkflow({ trigger_params: retro })).attributes.trigger_params, retro);
     const changed = await send('PUT', `/v1/workflows/${workflow.id}`, doc('workflows', { enabled: false, trigger_params: { trigger_type: 'alert', triggers: ['alert_created'], alert_condition: 'ALL' }, wait: '5 min' }));
     assert.deepEqual([changed.status, changed.body.data.attributes.enabled, changed.body.data.attributes.trigger_params.trigger_type, changed.body.data.attributes.wait], [200, false, 'alert', '5 min']);
     assert.equal((await send('DELETE', `/v1/workflows/${workflow.id}`)).status, 200);
@@ -75,6 +78,7 @@ describe('workflows over HTTP', () => {
       [{ trigger_params: { trigger_type: 'incident', incident_labels: ['a', 1] } }, '/data/attributes/trigger_params/incident_labels'],
       [{ trigger_params: { trigger_type: 'alert', alert_payload_conditions: ['x'] } }, '/data/attributes/trigger_params/alert_payload_conditions'],
       [{ trigger_params: { trigger_type: 'pulse', pulse_query_payload: 7 } }, '/data/attributes/trigger_params/pulse_query_payload'],
+      [{ trigger_params: { trigger_type: 'post_mortem', incident_post_mortem_statuses: ['final'] } }, '/data/attributes/trigger_params/incident_post_mortem_statuses'],
       [{ trigger_params: { trigger_type: 'action_item', incident_action_item_priorities: ['urgent'] } }, '/data/attributes/trigger_params/incident_action_item_priorities'],
       [{ repeat_on: ['X'] }, '/data/attributes/repeat_on/0'],
       [{ workflow_group_id: foreignGroup.id }, '/data/attributes/workflow_group_id'],

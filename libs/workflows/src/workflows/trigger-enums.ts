@@ -1,4 +1,5 @@
-// The enums and member types of the reference's trigger params (incident, action_item, alert, pulse, simple), generated from its document.
+// The enums and member types of the reference's trigger params (incident, action_item, alert, pulse, simple), generated from its document,
+// and of the hosted API's newer post_mortem variant (its own swagger, which its Terraform provider's workflow_post_mortem sends).
 // Nested members (alert_field_conditions, alert_payload_conditions) are checked as objects and stored as given.
 export const CONDITIONS = ['IS', 'IS NOT', 'ANY', 'CONTAINS', 'CONTAINS_ALL', 'CONTAINS_NONE', 'NONE', 'SET', 'UNSET'] as const;
 export const LOGIC = ['ALL', 'ANY', 'NONE'] as const;
@@ -6,6 +7,7 @@ const SET_UNSET = ['SET', 'UNSET'] as const;
 const CONDITIONAL_INACTIVITY = ['IS'] as const;
 const KINDS = ['test', 'test_sub', 'example', 'example_sub', 'normal', 'normal_sub', 'backfilled', 'scheduled', 'scheduled_sub'] as const;
 const STATUSES = ['in_triage', 'started', 'detected', 'acknowledged', 'mitigated', 'resolved', 'closed', 'cancelled', 'scheduled', 'in_progress', 'completed'] as const;
+const POST_MORTEM_STATUSES = ['draft', 'published'] as const;
 const ACTION_ITEM_KINDS = ['task', 'follow_up'] as const;
 const ACTION_ITEM_PRIORITIES = ['high', 'medium', 'low'] as const;
 const ACTION_ITEM_STATUSES = ['open', 'in_progress', 'cancelled', 'done'] as const;
@@ -46,12 +48,20 @@ const INCIDENT_CONDITIONS: Readonly<Record<string, EnumMember>> = {
   incident_statuses: { values: STATUSES, array: true },
 };
 
+const INCIDENT_ENUMS: Readonly<Record<string, EnumMember>> = {
+  ...INCIDENT_CONDITIONS,
+  incident_condition_cause: { values: CONDITIONS },
+  incident_post_mortem_condition_cause: { values: CONDITIONS },
+};
+
 /** Each trigger type's enumerated members. */
 export const TRIGGER_ENUMS: Readonly<Record<string, Readonly<Record<string, EnumMember>>>> = {
-  incident: {
-    ...INCIDENT_CONDITIONS,
-    incident_condition_cause: { values: CONDITIONS },
-    incident_post_mortem_condition_cause: { values: CONDITIONS },
+  incident: INCIDENT_ENUMS,
+  post_mortem: {
+    ...INCIDENT_ENUMS,
+    incident_post_mortem_condition: { values: LOGIC },
+    incident_post_mortem_condition_status: { values: CONDITIONS },
+    incident_post_mortem_statuses: { values: POST_MORTEM_STATUSES, array: true },
   },
   action_item: {
     ...INCIDENT_CONDITIONS,
@@ -108,6 +118,7 @@ const INCIDENT_TYPED: Readonly<Record<string, TypedMember>> = {
 /** Each trigger type's typed members (those `TRIGGER_ENUMS` does not enumerate). */
 export const TRIGGER_TYPED: Readonly<Record<string, Readonly<Record<string, TypedMember>>>> = {
   incident: INCIDENT_TYPED,
+  post_mortem: INCIDENT_TYPED,
   action_item: { ...INCIDENT_TYPED, incident_action_item_group_ids: TEXTS },
   alert: {
     alert_condition_label_use_regexp: FLAG,

@@ -54,8 +54,16 @@ resource "rootly_workflow_action_item" "probe" {
   enabled = true
 }
 
-# rootly_workflow_post_mortem is left out: it sends trigger_params.trigger_type "post_mortem",
-# which is not one of the reference's trigger variants (incident, action_item, alert, pulse, simple).
+# The hosted API's post_mortem trigger variant (beyond the reference's five; docs/workflows.md).
+resource "rootly_workflow_post_mortem" "probe" {
+  name = "tf-probe retrospective workflow ${var.rev}"
+  trigger_params {
+    triggers                       = ["post_mortem_updated"]
+    incident_post_mortem_condition = "ANY"
+    incident_post_mortem_statuses  = var.rev == 1 ? ["draft"] : ["draft", "published"]
+  }
+  enabled = true
+}
 
 resource "rootly_workflow_pulse" "probe" {
   name = "tf-probe pulse workflow ${var.rev}"
