@@ -82,7 +82,7 @@ const EXCUSED: Record<string, string> = {
   listIncidentRetrospectiveSteps: NOT_IN_THE_SDK,
 };
 
-/** Operations whose answer the SDK declares without a body (as the reference documents them, catalog properties' and edge connectors' calls and the generated phone number too; components' and groups' deletes by the SDK's own declaration): it parses it to None. */
+/** Operations whose answer the SDK declares without a body (as the reference documents them, catalog properties' and edge connectors' calls and the generated phone number too; components' and groups' deletes, the communications settings' deletes and a checklist template's trigger, by the SDK's own declaration): it parses it to None. */
 const BODYLESS = new Set([
   'deleteAlertEvent',
   'pingHeartbeat',
@@ -105,6 +105,12 @@ const BODYLESS = new Set([
   'deleteEdgeConnectorAction',
   'deleteStandaloneMeetingRecording',
   'generatePhoneNumberLiveCallRouter',
+  'deleteCommunicationsGroup',
+  'deleteCommunicationsStage',
+  'deleteCommunicationsTemplate',
+  'deleteCommunicationsType',
+  // The swagger's 202 "audit triggered" declares no body; Taproot's lists the checklists made.
+  'triggerCatalogChecklistTemplate',
 ]);
 
 function describeCall(call: SdkCall): string {

@@ -577,6 +577,9 @@ def scenario(c: Check, spare_user_id: str | None, verify_email: list[str] | None
     routers_permissions_connectors(c, run, service)
     recordings_and_feedback(c, run, incident)
     pulses(c, run, service, environment)
+    on_call_pay_reports(c, schedule)
+    communications(c, run, user, service)
+    authorizations_and_checklists(c, run, user, team)
 
     # Deletes, children before their parents.
     for operation, type_ in (
@@ -1076,6 +1079,89 @@ def pulses(c: Check, run: str, service: str | None, environment: str | None) -> 
     c.call("listPulses", filterservices=service)
     c.call("getPulse", id=pulse)
     c.call("updatePulse", doc("pulses", summary=f"SDK deploy {run} done", ended_at=iso()), id=pulse)
+
+
+def on_call_pay_reports(c: Check, schedule: str | None) -> None:
+    """A pay report of the schedule over the coming week, generated at once; listed by status, read, its period changed, regenerated."""
+    today = datetime.now(timezone.utc).date()
+    report = ident(c.call("createOnCallPayReport", doc("on_call_pay_reports", start_date=today.isoformat(), end_date=(today + timedelta(days=6)).isoformat(), schedule_ids=[schedule], time_zone="Europe/Paris")))
+    c.call("listOnCallPayReports", filterstatus="generated")
+    c.call("getOnCallPayReport", id=report)
+    c.call("updateOnCallPayReport", doc("on_call_pay_reports", end_date=(today + timedelta(days=13)).isoformat(), use_responders_time_zone=True), id=report)
+    c.call("regenerateOnCallPayReport", id=report)
+
+
+def communications(c: Check, run: str, user: str | None, service: str | None) -> None:
+    """
+    Incident communications' settings: a type and a stage, a template with contents for the stage,
+    a group of the type with the user, an external member and a service condition; each listed,
+    read, changed and deleted (the group and template before the stage and type they name).
+    """
+    type_ = ident(c.call("createCommunicationsType", doc("communications_types", name=f"SDK outage {run}", color="#D0021B")))
+    stage = ident(c.call("createCommunicationsStage", doc("communications_stages", name=f"SDK investigating {run}", description="Looking into it")))
+    template = ident(
+        c.call(
+            "createCommunicationsTemplate",
+            doc(
+                "communications_templates",
+                name=f"SDK notice {run}",
+                communication_type_id=type_,
+                communication_template_stages_attributes=[{"communication_stage_id": stage, "sms_content": "We are investigating", "email_subject": "Investigating"}],
+            ),
+        )
+    )
+    group = ident(
+        c.call(
+            "createCommunicationsGroup",
+            doc(
+                "communications_groups",
+                name=f"SDK stakeholders {run}",
+                communication_type_id=type_,
+                email_channel=True,
+                member_ids=[int(user)] if user else [],
+                communication_group_conditions=[{"property_type": "service", "service_ids": [service]}] if service else [],
+                communication_external_group_members=[{"name": "Ada", "email": "ada@example.com"}],
+            ),
+        )
+    )
+    c.call("listCommunicationsTypes", filtername=f"SDK outage {run}")
+    c.call("listCommunicationsStages", filtersearch="investigating")
+    c.call("listCommunicationsTemplates", filtercommunication_type_id=type_)
+    c.call("listCommunicationsGroups", filtercommunication_type_id=type_)
+    for operation, id_ in (("getCommunicationsType", type_), ("getCommunicationsStage", stage), ("getCommunicationsTemplate", template), ("getCommunicationsGroup", group)):
+        c.call(operation, id=id_)
+    c.call("updateCommunicationsType", doc("communications_types", color="#F5A623"), id=type_)
+    c.call("updateCommunicationsStage", doc("communications_stages", position=1), id=stage)
+    c.call("updateCommunicationsTemplate", doc("communications_templates", description="For customers"), id=template)
+    c.call("updateCommunicationsGroup", doc("communications_groups", sms_channel=True, condition_type="all"), id=group)
+    for operation, id_ in (("deleteCommunicationsGroup", group), ("deleteCommunicationsTemplate", template), ("deleteCommunicationsStage", stage), ("deleteCommunicationsType", type_)):
+        c.call(operation, id=id_)
+
+
+def authorizations_and_checklists(c: Check, run: str, user: str | None, team: str | None) -> None:
+    """A grant on a dashboard to a team, its permissions changed; a checklist template of the team's groups, triggered, its checklist listed and read; the IP ranges. Deleted after."""
+    dashboard = ident(c.call("createDashboard", doc("dashboards", name=f"SDK granted {run}", owner="team")))
+    grant = ident(c.call("createAuthorization", doc("authorizations", authorizable_id=dashboard, authorizable_type="Dashboard", grantee_id=team, grantee_type="Team", permissions=["read"])))
+    c.call("listAuthorizations", filterauthorizable_id=dashboard)
+    c.call("getAuthorization", id=grant)
+    c.call("updateAuthorization", doc("authorizations", permissions=["read", "update"]), id=grant)
+    template = ident(
+        c.call(
+            "createCatalogChecklistTemplate",
+            doc("catalog_checklist_templates", name=f"SDK audit {run}", catalog_type="Group", scope_type="Team", scope_id=team, fields=[{"field_source": "builtin", "field_key": "description"}], owners=[{"type": "user", "id": user}]),
+        )
+    )
+    c.call("listCatalogChecklistTemplates", filtercatalog_type="Group")
+    c.call("getCatalogChecklistTemplate", id=template)
+    c.call("updateCatalogChecklistTemplate", doc("catalog_checklist_templates", description="Teams reviewed each quarter"), id=template)
+    c.call("triggerCatalogChecklistTemplate", id=template)
+    listed = c.call("listCatalogEntityChecklists", filtercatalog_checklist_template_id=template)
+    checklist = listed.data[0].id if listed is not None and getattr(listed, "data", None) else None
+    c.call("getCatalogEntityChecklist", id=checklist)
+    c.call("getIpRanges")
+    c.call("deleteCatalogChecklistTemplate", id=template)
+    c.call("deleteAuthorization", id=grant)
+    c.call("deleteDashboard", id=dashboard)
 
 
 def ingest_receipt(c: Check, source: str | None) -> str | None:

@@ -52,6 +52,8 @@ const FALLBACK_ATTRIBUTES: Record<string, Record<string, unknown>> = {
   // A rotation's handoff depends on its type; spans end after they start.
   schedule_rotations: { schedule_rotationable_attributes: { handoff_time: '09:00' } },
   shifts: { starts_at: '2026-12-01T09:00:00Z', ends_at: '2026-12-01T17:00:00Z' },
+  // A pay report's period is two calendar dates; its zone and currency are names (no marker fits).
+  on_call_pay_reports: { start_date: '2026-12-01', end_date: '2026-12-07', time_zone: 'Europe/Paris', currency: 'EUR' },
   on_call_shadows: { shadowable_type: 'Schedule', starts_at: '2026-12-01T09:00:00Z', ends_at: '2026-12-01T17:00:00Z' },
   // E.164 (digits only: no marker), another each time (a user has a number once): a getter, read by each spread.
   user_phone_numbers: {
@@ -103,6 +105,8 @@ const REFERENCED: Record<string, string> = {
   form_set_id: '/v1/form_sets',
   form_field_id: '/v1/form_fields',
   custom_field_id: '/v1/custom_fields',
+  // Communications templates and groups are of a communications type.
+  communication_type_id: '/v1/communications/types',
 };
 
 
@@ -259,6 +263,21 @@ describe('cross-tenant walk: another organization\'s id answers 404 on every rou
     const res = await api.request('PUT', `/v1/post_mortems/${incident}`, { token: org.token, body: { data: { type: 'incident_post_mortems', attributes: { content: marker } } } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return { id: incident, carried: true };
+  };
+
+  // A grant names a dashboard and a grantee of its organization: its dashboard's name carries the marker; known by its id.
+  SEEDERS['/v1/authorizations'] = async (_organizationId, marker, org) => {
+    const dashboard = await make(org, '/v1/dashboards', 'dashboards', { name: marker, owner: 'team' });
+    const me = (await api.request('GET', '/v1/users/me', { token: org.token })).body.data.id;
+    return { id: await make(org, '/v1/authorizations', 'authorizations', { authorizable_id: dashboard, grantee_id: me, permissions: ['read'] }), carried: false };
+  };
+  // Checklists are made by a template's trigger: a template of one team (its name the marker), triggered; known by its id.
+  SEEDERS['/v1/catalog_entity_checklists'] = async (_organizationId, marker, org) => {
+    const team = await make(org, '/v1/teams', 'groups', { name: `${marker} team` });
+    const template = await make(org, '/v1/catalog_checklist_templates', 'catalog_checklist_templates', { name: marker, catalog_type: 'Group', scope_type: 'Team', scope_id: team });
+    const res = await api.request('POST', `/v1/catalog_checklist_templates/${template}/trigger`, { token: org.token });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    return { id: String(res.body.data[0].id), carried: false };
   };
 
   // A group step places a step of its group's process.

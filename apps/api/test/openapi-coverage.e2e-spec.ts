@@ -54,7 +54,7 @@ describe('GET /v1/openapi.json declares every /v1 route the api serves', () => {
   // status page events and the notification rules naming a contact method refuse the delete.
   test('a delete declares 409 only where the API refuses it with records still there', () => {
     const refusable = Object.entries(paths).filter(([, item]) => (item.delete as { responses: Record<string, unknown> } | undefined)?.responses['409']);
-    assert.deepEqual(refusable.map(([path]) => path).sort(), ['/v1/email_addresses/{id}', '/v1/events/{id}', '/v1/incident_roles/{id}', '/v1/phone_numbers/{id}', '/v1/status-pages/{id}']);
+    assert.deepEqual(refusable.map(([path]) => path).sort(), ['/v1/communications/stages/{id}', '/v1/communications/types/{id}', '/v1/email_addresses/{id}', '/v1/events/{id}', '/v1/incident_roles/{id}', '/v1/phone_numbers/{id}', '/v1/status-pages/{id}']);
   });
 });
 

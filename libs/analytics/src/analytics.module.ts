@@ -1,6 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@taproot/messaging';
 import { resourceController, ResourceListProjection } from '@taproot/resources';
+import { authorizationDefinition } from './authorizations/authorization.schema';
 import { ChartsController } from './charts/charts.controller';
 import { DashboardPanelsController } from './dashboard-panels/dashboard-panels.controller';
 import { dashboardPanelDefinition } from './dashboard-panels/dashboard-panel.schema';
@@ -8,11 +9,11 @@ import { DuplicateDashboardHandler, DuplicateDashboardPanelHandler, SetDefaultDa
 import { dashboardDefinition } from './dashboards/dashboard.schema';
 import { DashboardActionsController } from './dashboards/dashboards.controller';
 
-export const ANALYTICS_RESOURCES = [dashboardDefinition, dashboardPanelDefinition];
+export const ANALYTICS_RESOURCES = [dashboardDefinition, dashboardPanelDefinition, authorizationDefinition];
 
-/** The analytics context: dashboards and their panels, and the charts of services, functionalities and teams, whose data other contexts' ports count (docs/dashboards.md). */
+/** The analytics context: dashboards and their panels, grants on dashboards (docs/authorizations.md), and the charts of services, functionalities and teams, whose data other contexts' ports count (docs/dashboards.md). */
 @Module({
-  controllers: [resourceController(dashboardDefinition), DashboardActionsController, DashboardPanelsController, ChartsController],
+  controllers: [resourceController(dashboardDefinition), resourceController(authorizationDefinition), DashboardActionsController, DashboardPanelsController, ChartsController],
   providers: [DuplicateDashboardHandler, DuplicateDashboardPanelHandler, SetDefaultDashboardHandler],
 })
 export class AnalyticsModule implements OnModuleInit {

@@ -36,6 +36,12 @@ export function existingTeamIds(db: Queryable, organizationId: string, ids: read
   return existingIds(db, 'groups', organizationId, ids);
 }
 
+/** Ids of every team of the organization, oldest first (a catalog checklist covering all teams; write table). */
+export async function teamIdsOf(db: Queryable, organizationId: string): Promise<string[]> {
+  const rows = (await db.query('SELECT id::text AS id FROM groups WHERE organization_id = $1 ORDER BY created_at, id', [organizationId])) as { id: string }[];
+  return rows.map((r) => r.id);
+}
+
 /** The teams with these ids, serialized as `/v1/teams` answers them, by id. */
 export function teamRecords(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Map<string, ResourceObject>> {
   return readRecords(db, teamSchema, organizationId, ids);

@@ -21,6 +21,7 @@ import { TIMELINE_COMMAND_HANDLERS } from './timeline/timeline';
 import { TimelineController } from './timeline/timeline.controller';
 import { incidentFeedbackDefinition } from './feedbacks/incident-feedback.schema';
 import { MEETING_RECORDING_HANDLERS, meetingRecordingDefinition, MeetingRecordingsController } from './meeting-recordings/meeting-recordings';
+import { COMMUNICATIONS_RESOURCES } from './communications/communications';
 import { PLAYBOOK_RESOURCES } from './playbooks/playbooks';
 import { PULSE_HANDLERS, pulseDefinition, PulsesController } from './pulses/pulses';
 import { slaDefinition } from './slas/sla.schema';
@@ -39,6 +40,7 @@ export const INCIDENTS_RESOURCES = [
   incidentFeedbackDefinition,
   slaDefinition,
   ...PLAYBOOK_RESOURCES,
+  ...COMMUNICATIONS_RESOURCES,
 ];
 
 /**

@@ -20,6 +20,8 @@ export enum OnCallErrorCode {
   RequesterRequired = 'REQUESTER_REQUIRED',
   /** A team named in group_ids already owns the most escalation policies a team may own (spec, Limits). */
   EscalationPolicyLimitReached = 'ESCALATION_POLICY_LIMIT_REACHED',
+  /** A pay report's date that is no calendar date, or a currency that is no ISO 4217 code. */
+  InvalidPayReport = 'INVALID_PAY_REPORT',
 }
 
 export const ON_CALL_ERRORS: ErrorTable<OnCallErrorCode> = {
@@ -35,4 +37,5 @@ export const ON_CALL_ERRORS: ErrorTable<OnCallErrorCode> = {
   [OnCallErrorCode.OverridePermissionRequired]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.RequesterRequired]: INVALID_ATTRIBUTE,
   [OnCallErrorCode.EscalationPolicyLimitReached]: INVALID_ATTRIBUTE,
+  [OnCallErrorCode.InvalidPayReport]: INVALID_ATTRIBUTE,
 };

@@ -9,6 +9,7 @@ export { scheduleRotationUserSchema, scheduleRotationUserDefinition } from './sc
 export { scheduleRotationActiveDaySchema, scheduleRotationActiveDayDefinition } from './schedule-rotation-active-days/schedule-rotation-active-day.schema';
 export { overrideShiftSchema, overrideShiftDefinition } from './override-shifts/override-shift.schema';
 export { onCallShadowSchema, onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
+export { onCallPayReportSchema, onCallPayReportDefinition } from './on-call-pay-reports/on-call-pay-report.schema';
 export { escalationPolicySchema, escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
 export { ESCALATION_POLICIES_PER_TEAM } from './escalation-policies/team-policy-cap';
 export { escalationPathSchema, escalationPathDefinition } from './escalation-paths/escalation-path.schema';

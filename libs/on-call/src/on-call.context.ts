@@ -11,6 +11,7 @@ import { shiftCoverageRequestSchema } from './shift-coverage-requests/shift-cove
 import { SHIFT_COVERAGE_REQUESTS_OPENAPI } from './shift-coverage-requests/shift-coverage-requests.openapi';
 import { SHIFTS_OPENAPI } from './shifts/shifts.openapi';
 import { ONCALLS_OPENAPI } from './oncalls/oncalls.openapi';
+import { ON_CALL_PAY_REPORTS_OPENAPI } from './on-call-pay-reports/on-call-pay-reports.openapi';
 
 export const ON_CALL_CONTEXT: ContextDescriptor = {
   name: 'on-call',
@@ -21,7 +22,7 @@ export const ON_CALL_CONTEXT: ContextDescriptor = {
   errors: ON_CALL_ERRORS,
   openapi: {
     schemas: { ...SHIFTS_OPENAPI.schemas, ...CALENDAR_FEEDS_OPENAPI.schemas, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.schemas, ...ONCALLS_OPENAPI.schemas },
-    paths: { ...SHIFTS_OPENAPI.paths, ...CALENDAR_FEEDS_OPENAPI.paths, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.paths, ...PATH_LEVELS_OPENAPI.paths, ...ONCALLS_OPENAPI.paths },
+    paths: { ...SHIFTS_OPENAPI.paths, ...CALENDAR_FEEDS_OPENAPI.paths, ...SHIFT_COVERAGE_REQUESTS_OPENAPI.paths, ...PATH_LEVELS_OPENAPI.paths, ...ONCALLS_OPENAPI.paths, ...ON_CALL_PAY_REPORTS_OPENAPI.paths },
   },
   // Each schedule resource publishes its lifecycle events (`schedule.created`, ...), each carrying the record's snapshot.
   registerEventContracts: () => {

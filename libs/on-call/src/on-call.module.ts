@@ -9,6 +9,8 @@ import { escalationLevelDefinition } from './escalation-levels/escalation-level.
 import { PathLevelsController } from './escalation-levels/path-levels.controller';
 import { escalationPathDefinition } from './escalation-paths/escalation-path.schema';
 import { escalationPolicyDefinition } from './escalation-policies/escalation-policy.schema';
+import { onCallPayReportDefinition } from './on-call-pay-reports/on-call-pay-report.schema';
+import { OnCallPayReportsController } from './on-call-pay-reports/on-call-pay-reports.controller';
 import { onCallShadowDefinition } from './on-call-shadows/on-call-shadow.schema';
 import { overrideShiftDefinition } from './override-shifts/override-shift.schema';
 import { scheduleRotationActiveDayDefinition } from './schedule-rotation-active-days/schedule-rotation-active-day.schema';
@@ -34,11 +36,12 @@ export const ON_CALL_RESOURCES: readonly ResourceDefinition[] = [
   escalationPolicyDefinition,
   escalationPathDefinition,
   escalationLevelDefinition,
+  onCallPayReportDefinition,
 ];
 
 /** The on-call bounded context: schedules and what lives under them; paging and escalation come later. */
 @Module({
-  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController, CalendarFeedsController, ShiftCoverageRequestsController, PathLevelsController, OncallsController],
+  controllers: [...ON_CALL_RESOURCES.map((definition) => resourceController(definition)), ShiftsController, CalendarFeedsController, ShiftCoverageRequestsController, PathLevelsController, OncallsController, OnCallPayReportsController],
   providers: [
     ...CALENDAR_FEED_HANDLERS,
     ...SHIFT_COVERAGE_REQUEST_HANDLERS,

@@ -8,6 +8,7 @@ import { edgeConnectorActionSchema } from './edge-connectors/edge-connector-acti
 import { edgeConnectorSchema } from './edge-connectors/edge-connector.schema';
 import { webhooksEndpointSchema } from './endpoints/webhooks-endpoint.schema';
 import { WEBHOOKS_ERRORS } from './errors';
+import { IP_RANGES_OPENAPI } from './ip-ranges/ip-ranges.openapi';
 import { WEBHOOKS_MIGRATIONS } from './migrations';
 import { secretSchema } from './secrets/secret.schema';
 import { WEBHOOKS_RESOURCES, WebhooksModule } from './webhooks.module';
@@ -17,7 +18,7 @@ export const WEBHOOKS_CONTEXT: ContextDescriptor = {
   module: WebhooksModule,
   migrations: WEBHOOKS_MIGRATIONS,
   resources: WEBHOOKS_RESOURCES.map((d) => d.schema),
-  openapi: { schemas: {}, paths: WEBHOOKS_DELIVERIES_OPENAPI.paths },
+  openapi: { schemas: IP_RANGES_OPENAPI.schemas, paths: { ...WEBHOOKS_DELIVERIES_OPENAPI.paths, ...IP_RANGES_OPENAPI.paths } },
   errors: WEBHOOKS_ERRORS,
   registerEventContracts() {
     // The dispatcher's announcement of a disabled endpoint: the snapshot and why (docs/webhook-delivery.md).

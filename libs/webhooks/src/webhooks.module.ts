@@ -7,6 +7,7 @@ import { webhooksDeliveryDefinition } from './deliveries/webhooks-delivery.schem
 import { edgeConnectorActionDefinition } from './edge-connectors/edge-connector-action.schema';
 import { edgeConnectorDefinition } from './edge-connectors/edge-connector.schema';
 import { webhooksEndpointDefinition } from './endpoints/webhooks-endpoint.schema';
+import { IpRangesController } from './ip-ranges/ip-ranges.controller';
 import { secretDefinition } from './secrets/secret.schema';
 
 /** The resources on the generic path, each with its read model. */
@@ -14,9 +15,9 @@ const CRUD_RESOURCES = [webhooksEndpointDefinition, secretDefinition, edgeConnec
 /** Every declared resource; deliveries are read from the dispatcher's table by their own controller. */
 export const WEBHOOKS_RESOURCES = [...CRUD_RESOURCES, webhooksDeliveryDefinition];
 
-/** The webhooks bounded context's API: endpoints, secrets and deliveries (docs/webhooks.md), and edge connectors (docs/edge-connectors.md). */
+/** The webhooks bounded context's API: endpoints, secrets and deliveries (docs/webhooks.md), edge connectors (docs/edge-connectors.md), and the install's egress ranges (docs/ip-ranges.md). */
 @Module({
-  controllers: [...CRUD_RESOURCES.map((definition) => resourceController(definition)), WebhooksDeliveriesController],
+  controllers: [...CRUD_RESOURCES.map((definition) => resourceController(definition)), WebhooksDeliveriesController, IpRangesController],
   providers: [RedeliverWebhookDeliveryHandler],
 })
 export class WebhooksModule implements OnModuleInit {

@@ -1,5 +1,6 @@
 import { defineIncludes, byQuery, defineResource, JsonApiError } from '@taproot/json-api';
 import type { ResourceDefinition } from '@taproot/resources';
+import { authorizationDefinition } from '../authorizations/authorization.schema';
 import { dashboardPanelDefinition, dashboardPanelSchema } from '../dashboard-panels/dashboard-panel.schema';
 import { dataWindow } from '../dashboard-panels/panel-data';
 
@@ -8,7 +9,7 @@ export const DASHBOARD_COLORS = ['#FCF2CF', '#D7F5E1', '#E9E2FF', '#FAE6E8', '#F
 /**
  * A dashboard (docs/dashboards.md): a named set of panels, owned by its creator (`owner: user`,
  * `user_id`) or by the organization (`owner: team`), with the default window its panels' data
- * covers (`range`, `period`). Updated with PUT or PATCH (spec). Deleting one deletes its panels.
+ * covers (`range`, `period`). Updated with PUT or PATCH (spec). Deleting one deletes its panels and the authorizations on it.
  */
 export const dashboardSchema = defineResource({
   type: 'dashboards',
@@ -50,7 +51,8 @@ export const dashboardDefinition: ResourceDefinition = {
   schema: dashboardSchema,
   context: 'analytics',
   table: 'dashboards',
-  children: () => [dashboardPanelDefinition],
+  // Its panels, and the grants on it (authorizations).
+  children: () => [dashboardPanelDefinition, { definition: authorizationDefinition, attribute: 'authorizable_id' }],
   includes: defineIncludes(dashboardSchema, {
     panels: byQuery(
       dashboardPanelSchema,

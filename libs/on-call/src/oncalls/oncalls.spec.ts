@@ -1,21 +1,8 @@
 import { expect, test } from '@jest/globals';
-import type { Shift } from '../schedules/engine';
+import { shift } from '../shared/shift.fixture';
 import { answeredIn, oncallsOf, type LevelOfOncalls, type OncallSources } from './oncalls';
 
 const window = { from: '2026-12-01T00:00:00.000Z', to: '2026-12-02T00:00:00.000Z' };
-const shift = (user_id: number, starts_at: string, ends_at: string, extra: Partial<Shift> = {}): Shift => ({
-  schedule_id: 's1',
-  rotation_id: 'r1',
-  user_id,
-  starts_at,
-  ends_at,
-  is_override: false,
-  is_shadow: false,
-  override_id: null,
-  shadow_id: null,
-  shadowed_user_id: null,
-  ...extra,
-});
 const sources: OncallSources = {
   policies: new Map([['p1', { id: 'p1', name: 'Primary' }]]),
   paths: new Map([

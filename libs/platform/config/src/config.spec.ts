@@ -105,6 +105,11 @@ describe('loadConfig', () => {
     assert.deepEqual([set.webhookAllowedNetworks, set.webhookPollMs, set.webhookTimeoutMs, set.webhookConcurrency, set.webhookDisableAfterHours], [['127.0.0.0/8', 'fd00::/8'], 0, 2000, 8, 24]);
   });
 
+  test('announces no egress ranges unless EGRESS_IP_RANGES lists them', () => {
+    assert.deepEqual(loadConfig({}).egressIpRanges, []);
+    assert.deepEqual(loadConfig({ EGRESS_IP_RANGES: ' 203.0.113.0/24, 2001:db8::/32 ' }).egressIpRanges, ['203.0.113.0/24', '2001:db8::/32']);
+  });
+
   test('reuses computed shifts for 5 s unless SHIFT_CACHE_TTL_MS says otherwise (0: never)', () => {
     assert.equal(loadConfig({}).shiftCacheTtlMs, 5000);
     assert.equal(loadConfig({ SHIFT_CACHE_TTL_MS: '0' }).shiftCacheTtlMs, 0);
@@ -204,6 +209,7 @@ describe('loadConfig', () => {
     ['WEBHOOK_ALLOWED_NETWORKS', '10.0.0.0/8,10.1.2.3', /WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs .*got "10\.1\.2\.3"/],
     ['WEBHOOK_ALLOWED_NETWORKS', '10.0.0.0/33', /WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs/],
     ['WEBHOOK_ALLOWED_NETWORKS', 'localhost/8', /WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs/],
+    ['EGRESS_IP_RANGES', '203.0.113.0/24,203.0.113.7', /EGRESS_IP_RANGES entries must be CIDRs .*got "203\.0\.113\.7"/],
     ['WEBHOOK_POLL_MS', '60001', /WEBHOOK_POLL_MS must be between/],
     ['WEBHOOK_TIMEOUT_MS', '10', /WEBHOOK_TIMEOUT_MS must be between/],
     ['WEBHOOK_CONCURRENCY', '0', /WEBHOOK_CONCURRENCY must be between/],

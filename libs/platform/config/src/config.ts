@@ -117,6 +117,13 @@ export interface TaprootConfig {
    * private, link-local, metadata): `WEBHOOK_ALLOWED_NETWORKS`, comma-separated CIDRs. Default none.
    */
   webhookAllowedNetworks: string[];
+  /**
+   * The public addresses Taproot's outgoing requests (webhooks, notifications) leave from, as the
+   * operator knows them (`EGRESS_IP_RANGES`, comma-separated CIDRs): what `GET /v1/ip_ranges`
+   * answers, for receivers that allow-list senders. A self-hosted install cannot know its own
+   * egress; default none.
+   */
+  egressIpRanges: string[];
   /** How often the webhook dispatcher looks for due deliveries (`WEBHOOK_POLL_MS`); 0: only when run (tests). */
   webhookPollMs: number;
   /** How long one delivery attempt may take, connect to last byte (`WEBHOOK_TIMEOUT_MS`). */
@@ -195,6 +202,7 @@ export function loadConfig(env: Env = process.env): TaprootConfig {
     statusPageClientSecret: v.STATUS_PAGE_CLIENT_SECRET ?? derived('taproot.status-page-client-secret.v1'),
     statusPageSessionSecret: v.STATUS_PAGE_SESSION_SECRET ?? derived('taproot.status-page-session-secret.v1'),
     webhookAllowedNetworks: v.WEBHOOK_ALLOWED_NETWORKS ? listOf(v.WEBHOOK_ALLOWED_NETWORKS) : [],
+    egressIpRanges: v.EGRESS_IP_RANGES ? listOf(v.EGRESS_IP_RANGES) : [],
     webhookPollMs: int(v.WEBHOOK_POLL_MS, 500),
     webhookTimeoutMs: int(v.WEBHOOK_TIMEOUT_MS, 10_000),
     webhookConcurrency: int(v.WEBHOOK_CONCURRENCY, 64),

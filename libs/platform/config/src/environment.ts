@@ -21,6 +21,18 @@ function Integer(min: number, max: number): PropertyDecorator {
   };
 }
 
+/** Optional comma-separated CIDRs; the message names the first entry that is not one. */
+function CidrList(example: string): PropertyDecorator {
+  const cidrs = ValidateBy(
+    { name: 'cidrList', validator: { validate: (value: unknown) => listOf(String(value)).every(isCidr) } },
+    { message: (a: ValidationArguments) => `${a.property} entries must be CIDRs (address/prefix, e.g. ${example}), got "${listOf(String(a.value)).find((e) => !isCidr(e))}"` },
+  );
+  return (target, key) => {
+    IsOptional()(target, key);
+    cidrs(target, key);
+  };
+}
+
 /**
  * Set only together with the rest of `group` (a sign-in is an e-mail and a password; Twilio needs
  * an account, its token and a number). The message names the group and what is unset; each set
@@ -128,12 +140,8 @@ export class Environment {
   /** Signs private status pages' session cookies (a short key could be guessed offline from one). */
   @IsOptional() @MinLength(32, { message: 'STATUS_PAGE_SESSION_SECRET must be at least 32 characters' }) STATUS_PAGE_SESSION_SECRET?: string;
 
-  @IsOptional()
-  @ValidateBy(
-    { name: 'cidrList', validator: { validate: (value: unknown) => listOf(String(value)).every(isCidr) } },
-    { message: (a: ValidationArguments) => `WEBHOOK_ALLOWED_NETWORKS entries must be CIDRs (address/prefix, e.g. 10.0.0.0/8), got "${listOf(String(a.value)).find((e) => !isCidr(e))}"` },
-  )
-  WEBHOOK_ALLOWED_NETWORKS?: string;
+  @CidrList('10.0.0.0/8') WEBHOOK_ALLOWED_NETWORKS?: string;
+  @CidrList('203.0.113.0/24') EGRESS_IP_RANGES?: string;
 
   @Integer(0, 60000) WEBHOOK_POLL_MS?: string;
   @Integer(100, 300_000) WEBHOOK_TIMEOUT_MS?: string;

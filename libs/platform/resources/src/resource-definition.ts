@@ -89,6 +89,12 @@ export interface ResourceDefinition {
      * values on the records that hold them): the events it answers go out with the delete's.
      */
     beforeDelete?(current: Row, ctx: WriteContext): Promise<void | DomainEvent[]> | void | DomainEvent[];
+    /**
+     * Runs after an update, in its transaction, with the stored row and the one it replaced: may
+     * change other records through their writers (a renamed stage in the templates that show its
+     * name); the events it answers go out after the update's.
+     */
+    afterUpdate?(updated: Row, previous: Row, ctx: WriteContext): Promise<DomainEvent[]>;
     /** Runs before a list is read (a feature the organization must have); throw a JsonApiError to refuse. */
     beforeList?(organizationId: string, db: Queryable): Promise<void>;
     /**

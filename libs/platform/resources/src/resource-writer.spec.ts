@@ -1,6 +1,7 @@
 import { describe, test } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { JsonApiError } from '@taproot/json-api';
+import type { DomainEvent } from '@taproot/messaging';
 import type { EntityManager } from 'typeorm';
 import { ORG, ROLE, ROLE_PARENT, roleTasks, TASK } from './nested-resource.fixture';
 import type { ResourceDefinition, Row, WriteContext } from './resource-definition';
@@ -24,6 +25,8 @@ function transaction(refuseDelete?: Error) {
         return [row];
       }
       if (sql.startsWith('SELECT * FROM "incident_role_tasks"')) return [{ id: TASK, organization_id: ORG, incident_role_id: ROLE, task: 't', created_at: new Date(), updated_at: new Date() }];
+      // TypeORM answers an UPDATE with [rows, rowCount]: the task with its new text.
+      if (sql.startsWith('UPDATE')) return [[{ id: TASK, organization_id: ORG, incident_role_id: ROLE, task: params[0], created_at: new Date(), updated_at: new Date() }], 1];
       if (sql.startsWith('DELETE') && refuseDelete) throw refuseDelete;
       return [];
     },
@@ -97,6 +100,26 @@ describe('ResourceWriter delete', () => {
   test('other database failures are not mistaken for it', async () => {
     const failure = violation('40001');
     await assert.rejects(writer.delete(transaction(failure).ctx, TASK), (error) => error === failure);
+  });
+});
+
+describe('ResourceWriter update', () => {
+  test("afterUpdate sees the stored row and the one it replaced, in the update's transaction; its events follow the update's", async () => {
+    const seen: [unknown, unknown][] = [];
+    const followed = { type: 'incident_role.updated' } as DomainEvent;
+    const writer = new ResourceWriter({
+      ...tasks,
+      rules: {
+        async afterUpdate(updated, previous) {
+          seen.push([updated.task, previous.task]);
+          return [followed];
+        },
+      },
+    });
+    const { events } = await writer.update(transaction().ctx, TASK, { task: 'renamed' });
+    assert.deepEqual(seen, [['renamed', 't']]);
+    assert.deepEqual(events.map((e) => e.type), ['incident_role_task.updated', 'incident_role.updated']);
+    assert.deepEqual((await new ResourceWriter(tasks).update(transaction().ctx, TASK, { task: 'x' })).events.map((e) => e.type), ['incident_role_task.updated']);
   });
 });
 

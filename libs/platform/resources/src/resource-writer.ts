@@ -178,7 +178,9 @@ export class ResourceWriter {
       `UPDATE ${quoteIdent(this.def.table)} SET ${sets.join(', ')} WHERE id = $${values.length - 1} AND organization_id = $${values.length} RETURNING *`,
       values,
     );
-    return this.result(ctx, 'updated', rows[0], current);
+    const result = this.result(ctx, 'updated', rows[0], current);
+    const followed = (await this.def.rules?.afterUpdate?.(rows[0], current, ctx)) ?? [];
+    return followed.length ? { ...result, events: [...result.events, ...followed] } : result;
   }
 
   async delete(ctx: WriteContext, id: string): Promise<WriteResult> {
@@ -306,4 +308,16 @@ export class ResourceWriter {
     if (!used.has(base)) return base;
     for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
   }
+}
+
+/**
+ * Changes each of `rows` of `definition` through its writer, in the caller's transaction, in the
+ * order given: their events, for a rule that keeps other records in step with the one it writes
+ * (a renamed stage in the templates that show its name).
+ */
+export async function updateEach(ctx: WriteContext, definition: ResourceDefinition, rows: readonly Row[], changes: (row: Row) => Row): Promise<DomainEvent[]> {
+  const writer = new ResourceWriter(definition);
+  const events: DomainEvent[] = [];
+  for (const row of rows) events.push(...(await writer.update(ctx, String(row.id), changes(row))).events);
+  return events;
 }

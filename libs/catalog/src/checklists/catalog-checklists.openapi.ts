@@ -1,0 +1,44 @@
+import { documentContent, errorsResponse } from '@taproot/json-api';
+
+/** The trigger in `/v1/openapi.json` (the hosted API's `triggerCatalogChecklistTemplate`); the CRUD routes are the declarations'. */
+export const CATALOG_CHECKLISTS_OPENAPI = {
+  schemas: {
+    catalog_entity_checklists_triggered: {
+      type: 'object',
+      description: 'The checklists a trigger made, one per record without an open checklist of the template',
+      properties: {
+        data: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              id: { type: 'string' },
+              type: { type: 'string', enum: ['catalog_entity_checklists'] },
+              attributes: { type: 'object', allOf: [{ $ref: '#/components/schemas/catalog_entity_checklist' }] },
+            },
+            required: ['id', 'type', 'attributes'],
+          },
+        },
+      },
+      required: ['data'],
+    },
+  },
+  paths: {
+    '/v1/catalog_checklist_templates/{id}/trigger': {
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The template id or slug', schema: { type: 'string' } }],
+      post: {
+        operationId: 'triggerCatalogChecklistTemplate',
+        summary: 'Trigger a catalog checklist template',
+        description:
+          'Makes a checklist (status triggered, every field unchecked) for each record the template covers that has no triggered or in-progress checklist of it. Answers the checklists made.',
+        tags: ['CatalogChecklistTemplates'],
+        responses: {
+          '202': { description: 'audit triggered', ...documentContent('catalog_entity_checklists_triggered') },
+          '401': errorsResponse('unauthorized'),
+          '403': errorsResponse('the caller may not create catalogs'),
+          '404': errorsResponse('resource not found'),
+        },
+      },
+    },
+  },
+};
