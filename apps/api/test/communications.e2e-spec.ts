@@ -95,6 +95,8 @@ describe('communications over HTTP', () => {
     // Renames show where the names are answered, each template write with its event.
     await patch('stages', resolved.id, { name: 'All clear' });
     await patch('types', type.id, { name: 'Major outage' });
+    const renamed = (await send('GET', `/v1/communications/templates/${template.id}`)).body.data.attributes;
+    assert.deepEqual([renamed.communication_type.name, renamed.communication_template_stages[1].data.attributes.communication_stage.name], ['Major outage', 'All clear'], 'the template is rewritten by the renames themselves');
     await patch('templates', template.id, { name: 'Major outage notice' });
     const got = (await send('GET', `/v1/communications/templates/${template.id}`)).body.data.attributes;
     assert.deepEqual(got.communication_type, { id: type.id, name: 'Major outage' });
