@@ -126,6 +126,24 @@ describe('workflows over HTTP', () => {
     assert.equal((await send('GET', `/v1/workflows/${randomUUID()}/workflow_tasks`)).status, 404);
   });
 
+  test('tasks created at once under one workflow without a position each take their own (the Terraform provider refuses shared ones)', async () => {
+    const workflow = await newWorkflow();
+    const collection = `/v1/workflows/${workflow.id}/workflow_tasks`;
+    const tasks = await Promise.all(Array.from({ length: 12 }, () => make(collection, 'workflow_tasks', { task_params: SLACK })));
+    const positions = tasks.map((t) => t.attributes.position as number).sort((a, b) => a - b);
+    assert.deepEqual(positions, Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  test("task params: the task types the hosted API's Terraform provider sends beyond the reference's names are taken, with the members it requires", async () => {
+    const workflow = await newWorkflow();
+    const collection = `/v1/workflows/${workflow.id}/workflow_tasks`;
+    const params = { task_type: 'create_openai_chat_completion', model: 'gpt-4o', prompt: 'Summarize {{ incident.title }}' };
+    assert.deepEqual((await make(collection, 'workflow_tasks', { task_params: params })).attributes.task_params, params);
+    assert.equal((await make(collection, 'workflow_tasks', { task_params: { task_type: 'update_incident_status_timestamp', sub_status_id: randomUUID(), assigned_at: '{{ now }}' } })).attributes.name, 'update_incident_status_timestamp');
+    const missing = await send('POST', collection, doc('workflow_tasks', { task_params: { task_type: 'create_watsonx_chat_completion', model: 'granite', prompt: 'p' } }));
+    assert.deepEqual([missing.status, pointers(missing)], [422, ['/data/attributes/task_params/project_id']]);
+  });
+
   test('task params: the task type is one of the reference\'s and its required members are there; else a 422 naming task_params, and nothing written', async () => {
     const workflow = await newWorkflow();
     const collection = `/v1/workflows/${workflow.id}/workflow_tasks`;

@@ -3,7 +3,7 @@
  * with the members its task_params require: one list per reference variant of that type (a type
  * some variants share is satisfied by any of them). Generated from the reference document.
  */
-export const TASK_TYPES: Readonly<Record<string, readonly (readonly string[])[]>> = {
+const REFERENCE_TASK_TYPES: Readonly<Record<string, readonly (readonly string[])[]>> = {
   add_action_item: [['summary', 'status', 'priority']],
   update_action_item: [['query_value', 'attribute_to_query_by']],
   add_role: [['incident_role_id']],
@@ -149,3 +149,27 @@ export const TASK_TYPES: Readonly<Record<string, readonly (readonly string[])[]>
   create_mistral_chat_completion_task: [['model', 'prompt']],
   create_anthropic_chat_completion_task: [['model', 'prompt']],
 };
+
+/**
+ * The task types the hosted API's Terraform provider (v5.20.1) sends where the reference names
+ * none, with the members its schema requires. The reference's own variants for most of them carry
+ * another variant's `task_type` (its second `update_status` variant is this timestamp update, its
+ * second `create_google_calendar_event` this calendar update, `snapshot_looker_graph` the New
+ * Relic snapshot, the second `create_google_docs_page` the Quip page), or a `_task` suffix and
+ * no `create_` prefix for the chat completions; the provider's names are the ones the hosted API
+ * takes (docs/workflows.md).
+ */
+const PROVIDER_TASK_TYPES: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  update_incident_status_timestamp: [['sub_status_id', 'assigned_at']],
+  update_google_calendar_event: [['event_id']],
+  snapshot_new_relic_graph: [['metric_query', 'metric_type']],
+  create_quip_page: [['title']],
+  create_go_to_meeting: [['subject']],
+  create_openai_chat_completion: [['model', 'prompt']],
+  create_anthropic_chat_completion: [['model', 'prompt']],
+  create_google_gemini_chat_completion: [['model', 'prompt']],
+  create_mistral_chat_completion: [['model', 'prompt']],
+  create_watsonx_chat_completion: [['project_id', 'model', 'prompt']],
+};
+
+export const TASK_TYPES: Readonly<Record<string, readonly (readonly string[])[]>> = { ...REFERENCE_TASK_TYPES, ...PROVIDER_TASK_TYPES };

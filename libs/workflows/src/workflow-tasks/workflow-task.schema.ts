@@ -30,11 +30,11 @@ export const workflowTaskSchema = defineResource({
 
 const refuse = (pointer: string, detail: string) => JsonApiError.invalidAttributes([{ attribute: pointer, detail, code: WorkflowsErrorCode.InvalidValue }]);
 
-/** `task_type` is one of the reference's, and the members its task params require are there. */
+/** `task_type` is one Taproot knows (task-types.ts), and the members its task params require are there. */
 export function checkTaskParams(params: Row): void {
   const type = params.task_type;
   const variants = typeof type === 'string' && Object.hasOwn(TASK_TYPES, type) ? TASK_TYPES[type] : undefined;
-  if (!variants) throw refuse('task_params/task_type', `task_params.task_type must be one of the reference's task types, e.g. send_slack_message or http_client (got ${JSON.stringify(type ?? null)})`);
+  if (!variants) throw refuse('task_params/task_type', `task_params.task_type must be a workflow task type (the reference's, or the hosted API's Terraform provider's), e.g. send_slack_message or http_client (got ${JSON.stringify(type ?? null)})`);
   if (variants.some((required) => required.every((name) => params[name] !== undefined))) return;
   const missing = variants[0].filter((name) => params[name] === undefined);
   throw refuse(`task_params/${missing[0]}`, `task_params of a ${type} task require ${missing.join(', ')}`);
