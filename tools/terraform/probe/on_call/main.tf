@@ -60,3 +60,14 @@ resource "rootly_on_call_shadow" "probe" {
   starts_at       = "2030-06-0${var.rev}T00:00:00.000Z"
   ends_at         = "2030-06-1${var.rev}T00:00:00.000Z"
 }
+
+# The owner's on-call role, set to the one it has: another would take the bootstrap key's own
+# on-call permissions away while the other resources are applied.
+data "rootly_on_call_role" "admin" {
+  slug = "admin"
+}
+
+resource "rootly_user_on_call_role" "probe" {
+  user_id         = data.rootly_user.owner.id
+  on_call_role_id = data.rootly_on_call_role.admin.id
+}
