@@ -145,6 +145,15 @@ describe('forms over HTTP', () => {
       0,
     );
     assert.ok(await newPlacement(actionItemField.id, set.id, { form: 'web_action_item_form' }));
+    // The Terraform provider's `problem` field: stored, and of no form's type.
+    const problemField = await newField({ resource_type: 'problem' });
+    assert.equal(problemField.attributes.resource_type, 'problem');
+    await refused(
+      send('POST', `/v1/form_fields/${problemField.id}/placements`, doc('form_field_placements', { form_set_id: set.id, form: 'web_new_incident_form' })),
+      'form',
+      `/v1/form_fields/${problemField.id}/placements`,
+      0,
+    );
     await refused(send('POST', list, doc('form_field_placements', { form_set_id: set.id, form: 'slack_new_incident_form' })), 'form', list, 1);
     const theirSet = await newSet(['web_new_incident_form'], w.other.token);
     await refused(send('POST', list, doc('form_field_placements', { form_set_id: theirSet.id, form: 'web_new_incident_form' })), 'form_set_id', list, 1);

@@ -3,8 +3,12 @@ import { byQuery, existingIds, JsonApiError, type AttributeDef, type ResourceSch
 import { checkReferenced, type Reference, type Row, type WriteContext } from '@taproot/resources';
 import { IncidentsErrorCode } from '../errors';
 
-/** What a form field or custom field describes (spec: both expose `resource_type`). */
-export const RESOURCE_TYPES = ['incident', 'action_item'] as const;
+/**
+ * What a form field or custom field describes (spec: both expose `resource_type`). `problem` is the
+ * hosted API's Terraform provider's other value: Taproot has no problem records or forms, so such
+ * a field is stored and answered but placed on no form.
+ */
+export const RESOURCE_TYPES = ['incident', 'action_item', 'problem'] as const;
 export type FormResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** The built-in forms of action items; every other form (built-in or custom) is an incident's. */
