@@ -5,8 +5,8 @@ import { IncidentsErrorCode } from '../errors';
 
 /**
  * What a form field or custom field describes (spec: both expose `resource_type`). `problem` is the
- * hosted API's Terraform provider's other value: Taproot has no problem records or forms, so such
- * a field is stored and answered but placed on no form.
+ * hosted API's other value (its Terraform provider documents `incident` and `problem`): Taproot has
+ * no problem records or forms, so such a field is stored and answered but placed on no form.
  */
 export const RESOURCE_TYPES = ['incident', 'action_item', 'problem'] as const;
 export type FormResourceType = (typeof RESOURCE_TYPES)[number];

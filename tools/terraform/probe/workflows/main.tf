@@ -88,8 +88,8 @@ resource "rootly_workflow_form_field_condition" "probe" {
 }
 
 # rootly_workflow_action_item_form_field_condition is left out: it names an action item form field
-# (resource_type action_item, docs/forms.md), and the provider's form field takes resource_type
-# incident or problem only.
+# (resource_type action_item, docs/forms.md), and the provider's form field cannot set resource_type
+# (computed: its fields are incident fields).
 # rootly_workflow_custom_field_selection is left out: the provider types its custom_field_id as a
 # number, and Taproot's custom field ids are uuids (docs/forms.md, "Ids are uuids").
 
