@@ -247,6 +247,31 @@ describe('permissions over HTTP', () => {
     assertErrors(await send('DELETE', `/v1/services/${serviceId}`, token), 403);
   });
 
+  test("a role's incident permission set narrows what it may do on public and private incidents, from the next request on", async () => {
+    const incident = (attributes: Record<string, unknown>) => ({ data: { type: 'incidents', attributes: { title: `Set ${randomUUID().slice(0, 6)}`, ...attributes } } });
+    const set = await send('POST', '/v1/incident_permission_sets', org.token, { data: { type: 'incident_permission_sets', attributes: { name: `Readers ${randomUUID().slice(0, 6)}`, public_incident_permissions: ['read'] } } });
+    assert.equal(set.status, 201, JSON.stringify(set.body));
+    const roleId = await newRole({ incidents_permissions: ['create', 'read', 'update'], private_incidents_permissions: ['read'], incident_permission_set_id: set.body.data.id });
+    const token = await insertKey({ roleId });
+    const hidden = await send('POST', '/v1/incidents', org.token, incident({ private: true }));
+    assert.equal(hidden.status, 201);
+
+    assert.equal((await send('GET', '/v1/incidents', token)).status, 200);
+    assertErrors(await send('POST', '/v1/incidents', token, incident({})), 403);
+    // No read of private incidents in the set: the private one is missing, as for any caller without it.
+    assertErrors(await send('GET', `/v1/incidents/${hidden.body.data.id}`, token), 404);
+
+    const widened = await send('PUT', `/v1/incident_permission_sets/${set.body.data.id}`, org.token, { data: { type: 'incident_permission_sets', attributes: { public_incident_permissions: ['create', 'read', 'delete'], private_incident_permissions: ['read'] } } });
+    assert.equal(widened.status, 200);
+    assert.equal((await send('POST', '/v1/incidents', token, incident({}))).status, 201);
+    assert.equal((await send('GET', `/v1/incidents/${hidden.body.data.id}`, token)).status, 200);
+    // The set never adds what the role lacks: delete stays refused.
+    assertErrors(await send('DELETE', `/v1/incidents/${hidden.body.data.id}`, token), 403);
+
+    assert.equal((await send('PUT', `/v1/roles/${roleId}`, org.token, role({ incident_permission_set_id: null }))).status, 200);
+    assert.equal((await send('PUT', `/v1/incidents/${hidden.body.data.id}`, token, incident({ summary: 'Without the set, update is back' }))).status, 200);
+  });
+
   test('the on-call role adds its own grants; a role id that no longer resolves grants nothing', async () => {
     const onCall = await send('POST', '/v1/on_call_roles', org.token, onCallRole({ name: 'Service owners', services_permissions: ['read', 'create'] }));
     assert.equal(onCall.status, 201);

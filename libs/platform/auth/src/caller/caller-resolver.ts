@@ -6,8 +6,8 @@ import type { AccessTokenVerifier } from '../oauth/access-token-verifier';
 import type { PermissionResolver } from '../permissions/permission-resolver';
 import type { Caller } from './caller';
 
-/** Events after which a cached caller may be wrong: keys, the roles they carry, users, teams, organizations. */
-const INVALIDATING = /^(api_key|role|on_call_role|user|group|organization)\./;
+/** Events after which a cached caller may be wrong: keys, the roles they carry and the incident permission sets those name, users, teams, organizations. */
+const INVALIDATING = /^(api_key|role|on_call_role|incident_permission_set|user|group|organization)\./;
 
 export interface CallerResolverOptions {
   /** How long a verified API key's caller is reused (0: every request verifies). */

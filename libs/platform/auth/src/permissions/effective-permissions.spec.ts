@@ -23,6 +23,17 @@ describe('role permissions', () => {
     assert.ok(!can(incidentResponseRolePermissions({ system_role: 'no_access' }), 'ai_chat', 'read'));
   });
 
+  test("an incident permission set narrows the role's incident families to its public and private actions, and nothing else", () => {
+    const responder = { system_role: 'custom', incidents_permissions: ['create', 'read', 'update', 'delete'], private_incidents_permissions: ['read', 'update'], services_permissions: ['read'] };
+    const set = incidentResponseRolePermissions({ ...responder, incident_permission_set: { public_incident_permissions: ['read', 'update', 'create'], private_incident_permissions: ['read', 'delete'] } });
+    assert.deepEqual(actionsOn(set, 'incidents'), ['create', 'read', 'update'], 'no delete: the set takes it away');
+    assert.deepEqual(actionsOn(set, 'private_incidents'), ['read'], 'no delete: the set cannot add what the role lacks');
+    assert.deepEqual(actionsOn(set, 'services'), ['read']);
+    const none = incidentResponseRolePermissions({ ...responder, incident_permission_set: { public_incident_permissions: [], private_incident_permissions: [] } });
+    assert.deepEqual([actionsOn(none, 'incidents'), actionsOn(none, 'private_incidents')], [[], []]);
+    assert.deepEqual(actionsOn(incidentResponseRolePermissions({ ...responder, incident_permission_set: null }), 'incidents'), ['create', 'read', 'update', 'delete']);
+  });
+
   test('an on-call role grants its own fields only, never AI', () => {
     const set = onCallRolePermissions({ ...onCallSchedules, incidents_permissions: ['read'] });
     assert.deepEqual(actionsOn(set, 'schedules'), ['read', 'update']);

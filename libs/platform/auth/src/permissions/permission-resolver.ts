@@ -41,7 +41,11 @@ export class PermissionResolver {
     if (caller.roleId !== null || caller.onCallRoleId !== null) {
       // Ids are compared as text: an id column of another type never makes this query fail.
       const [row]: { role: RoleRecord | null; on_call_role: RoleRecord | null }[] = await this.dataSource.query(
-        `SELECT (SELECT to_jsonb(r) FROM roles r WHERE r.organization_id = $1 AND r.id::text = $2) AS role,
+        // The role with the incident permission set it names (docs/incident-permission-sets.md).
+        `SELECT (SELECT to_jsonb(r) || jsonb_build_object('incident_permission_set',
+                         (SELECT jsonb_build_object('public_incident_permissions', s.public_incident_permissions, 'private_incident_permissions', s.private_incident_permissions)
+                            FROM incident_permission_sets s WHERE s.organization_id = r.organization_id AND s.id::text = r.incident_permission_set_id))
+                   FROM roles r WHERE r.organization_id = $1 AND r.id::text = $2) AS role,
                 (SELECT to_jsonb(o) FROM on_call_roles o WHERE o.organization_id = $1 AND o.id::text = $3) AS on_call_role`,
         [principal.organizationId, caller.roleId, caller.onCallRoleId],
       );
