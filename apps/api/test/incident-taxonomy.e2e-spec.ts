@@ -42,6 +42,8 @@ describe('sub-statuses and incident roles over HTTP', () => {
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
     assert.deepEqual(updated.body.data.attributes, { ...a, description: null, position: 7, updated_at: updated.body.data.attributes.updated_at });
     assert.deepEqual((await send('GET', `/v1/sub_statuses?filter[parent_status]=started&filter[slug]=${a.slug}`)).body.data, [updated.body.data]);
+    // A filter without a value filters nothing: the Terraform provider's data sources send them.
+    assert.deepEqual((await send('GET', `/v1/sub_statuses?filter[name]=&filter[slug]=${a.slug}&filter[parent_status]=`)).body.data, [updated.body.data]);
 
     const retrospective = await send('POST', '/v1/sub_statuses', subStatus({ name: unique('Review'), parent_status: 'retrospective' }));
     assert.equal(retrospective.status, 201);

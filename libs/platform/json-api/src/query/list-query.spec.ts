@@ -335,9 +335,9 @@ describe('parseListQuery: filters', () => {
     rejects({ 'filter[position][lte]': ['1', '2'] }, 'filter[position][lte]', /only once/);
   });
 
-  test('an empty value -> 400', () => {
-    rejects({ 'filter[name]': '' }, 'filter[name]', /needs a value/);
-    rejects({ 'filter[name][in]': ' , ' }, 'filter[name][in]', /needs a value/);
+  test("an empty value filters nothing (the hosted API's Terraform provider sends filter[slug]= for unset members)", () => {
+    assert.deepEqual(parse({ 'filter[name]': '' }).filters, []);
+    assert.deepEqual(parse({ 'filter[name][in]': ' , ', 'filter[position][gt]': '2' }).filters.map((f) => f.parameter), ['filter[position][gt]']);
   });
 
   test(`more than ${MAX_FILTER_VALUES} values -> 400`, () => {

@@ -477,7 +477,9 @@ export function parseListQuery(schema: ResourceSchema, query: FlatQuery, opts: P
       }
       if (name !== 'search' && schema.extraFilters && Object.prototype.hasOwnProperty.call(schema.extraFilters, name)) {
         if (op !== undefined) throw JsonApiError.badParameter(key, `filter[${name}] does not take an operator`);
-        extra[name] = asSingle(key, raw);
+        const value = asSingle(key, raw);
+        // Blank: no filter, as for the attributes' filters below.
+        if (value.trim() !== '') extra[name] = value;
         continue;
       }
       if (def) throw JsonApiError.badParameter(key, `'${name}' is not filterable`);
@@ -496,13 +498,15 @@ export function parseListQuery(schema: ResourceSchema, query: FlatQuery, opts: P
     // Any other top-level parameter is not ours: ignored.
   }
 
-  // Filters: values are coerced once every key is known (a repeat was refused above).
-  const requested: ListFilter[] = rawFilters.map(({ key, attribute, operator, raw }) => {
+  // Filters: values are coerced once every key is known (a repeat was refused above). A filter
+  // without a value filters nothing, as in the hosted API: its Terraform provider's plural data
+  // sources send `filter[slug]=` for every member left unset.
+  const requested: ListFilter[] = rawFilters.flatMap(({ key, attribute, operator, raw }) => {
     const def = attributeOf(schema, attribute)!;
     const listValued = operator === 'eq' || operator === 'not_eq' || operator === 'in' || operator === 'not_in';
     if (!listValued) asSingle(key, raw);
     const items = asList(key, raw);
-    if (items.length === 0) throw JsonApiError.badParameter(key, `${key} needs a value`);
+    if (items.length === 0) return [];
     if (items.length > MAX_FILTER_VALUES) {
       throw JsonApiError.badParameter(key, `${key} lists more than ${MAX_FILTER_VALUES} values`);
     }
