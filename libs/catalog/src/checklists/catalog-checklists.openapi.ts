@@ -1,27 +1,11 @@
-import { documentContent, errorsResponse } from '@taproot/json-api';
+import { documentContent, errorsResponse, resourceListDocument } from '@taproot/json-api';
 
 /** The trigger in `/v1/openapi.json` (the hosted API's `triggerCatalogChecklistTemplate`); the CRUD routes are the declarations'. */
 export const CATALOG_CHECKLISTS_OPENAPI = {
   schemas: {
-    catalog_entity_checklists_triggered: {
-      type: 'object',
+    catalog_entity_checklists_triggered: resourceListDocument('catalog_entity_checklists', 'catalog_entity_checklist', {
       description: 'The checklists a trigger made, one per record without an open checklist of the template',
-      properties: {
-        data: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              id: { type: 'string' },
-              type: { type: 'string', enum: ['catalog_entity_checklists'] },
-              attributes: { type: 'object', allOf: [{ $ref: '#/components/schemas/catalog_entity_checklist' }] },
-            },
-            required: ['id', 'type', 'attributes'],
-          },
-        },
-      },
-      required: ['data'],
-    },
+    }),
   },
   paths: {
     '/v1/catalog_checklist_templates/{id}/trigger': {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { actorOf, CurrentCaller, RequirePermission, type Caller } from '@taproot/auth';
-import { catalogIdsNamed, type CatalogType } from '@taproot/catalog';
+import { catalogIdsByIdOrSlug, type CatalogType } from '@taproot/catalog';
 import { TAPROOT_CONFIG, type TaprootConfig } from '@taproot/config';
 import { JsonApiError, listWithVirtualFilters, parseInclude, parseResourcePayload, readRecords, withIncludes, type ResourceObject, type VirtualFilter } from '@taproot/json-api';
 import type { FlatQuery } from '@taproot/resources';
@@ -11,13 +11,19 @@ import { UpdatePulseCommand } from './commands/update-pulse/update-pulse.command
 import { presentPulses } from './pulse-presenter';
 import { PULSE_INCLUDES, pulseListSchema, pulseSchema, pulseStorageSchema } from './pulse.schema';
 
-/** Services and environments by id or slug (the rule of the writes); the others as they are stored. */
-const bySlug = (type: CatalogType): VirtualFilter['named'] => (db, organizationId, values) => catalogIdsNamed(db, organizationId, type, values, ['slug']);
+/**
+ * Services and environments by id or slug through the lookup the writes use (pulse-rules), so a
+ * filter names what a write would; the others as they are stored. `ids` still matches the uuid of
+ * a record deleted since, which the stored lists keep.
+ */
+const byIdOrSlug =
+  (type: CatalogType): VirtualFilter['named'] =>
+  async (db, organizationId, values) => [...(await catalogIdsByIdOrSlug(db, organizationId, type, values)).values()];
 
 /** How the list's filters on services, environments, labels and refs become overlaps of the stored lists (docs/pulses.md). */
 const LIST_FILTERS: Record<string, VirtualFilter> = {
-  services: { target: 'service_ids', ids: true, named: bySlug('services') },
-  environments: { target: 'environment_ids', ids: true, named: bySlug('environments') },
+  services: { target: 'service_ids', ids: true, named: byIdOrSlug('services') },
+  environments: { target: 'environment_ids', ids: true, named: byIdOrSlug('environments') },
   labels: { target: 'label_pairs' },
   refs: { target: 'ref_pairs' },
 };

@@ -1,4 +1,4 @@
-import { documentContent, errorsResponse } from '@taproot/json-api';
+import { documentContent, errorsResponse, resourceListDocument } from '@taproot/json-api';
 
 const query = (name: string, schema: Record<string, unknown>, description: string) => ({ in: 'query', name, required: false, schema, description });
 const linkage = (type: string) => ({ type: 'object', properties: { data: { type: 'object', nullable: true, properties: { id: { type: 'string' }, type: { type: 'string', enum: [type] } } } } });
@@ -25,26 +25,10 @@ export const ONCALLS_OPENAPI = {
       },
       required: ['escalation_policy_id', 'escalation_policy_name', 'user_id', 'starts_at', 'ends_at'],
     },
-    oncall_list: {
-      type: 'object',
-      properties: {
-        data: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              id: { type: 'string' },
-              type: { type: 'string', enum: ['on_call_resources'] },
-              attributes: { $ref: '#/components/schemas/oncall' },
-              relationships: { type: 'object', properties: { user: linkage('users'), schedule: linkage('schedules'), escalation_policy: linkage('escalation_policies') } },
-            },
-            required: ['id', 'type', 'attributes'],
-          },
-        },
-        included: { type: 'array', items: { type: 'object' } },
-      },
-      required: ['data'],
-    },
+    oncall_list: resourceListDocument('on_call_resources', 'oncall', {
+      relationships: { type: 'object', properties: { user: linkage('users'), schedule: linkage('schedules'), escalation_policy: linkage('escalation_policies') } },
+      included: { type: 'array', items: { type: 'object' } },
+    }),
   },
   paths: {
     '/v1/oncalls': {

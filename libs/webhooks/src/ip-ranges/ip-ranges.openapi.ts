@@ -1,4 +1,4 @@
-import { documentContent, errorsResponse } from '@taproot/json-api';
+import { documentContent, errorsResponse, resourceObjectSchema } from '@taproot/json-api';
 
 const cidrs = (description: string) => ({ type: 'array', description, items: { type: 'string' } });
 
@@ -18,15 +18,7 @@ export const IP_RANGES_OPENAPI = {
     ip_ranges_response: {
       type: 'object',
       properties: {
-        data: {
-          type: 'object',
-          properties: {
-            id: { type: 'string', description: 'Unique ID of the ip_ranges' },
-            type: { type: 'string', enum: ['ip_ranges'] },
-            attributes: { type: 'object', allOf: [{ $ref: '#/components/schemas/ip_ranges' }] },
-          },
-          required: ['id', 'type', 'attributes'],
-        },
+        data: resourceObjectSchema('ip_ranges', 'ip_ranges', { idDescription: 'Unique ID of the ip_ranges' }),
       },
       required: ['data'],
     },

@@ -6,7 +6,7 @@ import { WorkflowsErrorCode } from '../errors';
 import { named, position, strings } from '../shared/attributes';
 import { workflowRunDefinition, workflowRunSchema } from '../workflow-runs/workflow-run.schema';
 import { workflowTaskDefinition, workflowTaskSchema } from '../workflow-tasks/workflow-task.schema';
-import { checkTriggerParams, DEFAULT_TRIGGER_PARAMS } from './trigger-params';
+import { checkedTriggerParams, DEFAULT_TRIGGER_PARAMS } from './trigger-params';
 
 const text = (description: string) => ({ type: 'string' as const, nullable: true, description });
 
@@ -67,9 +67,9 @@ async function checkGroup(groupId: unknown, ctx: WriteContext): Promise<void> {
 }
 
 async function checkWorkflow(attributes: Row, ctx: WriteContext): Promise<Row> {
-  checkTriggerParams(attributes.trigger_params);
-  await checkGroup(attributes.workflow_group_id, ctx);
-  return attributes;
+  const checked = attributes.trigger_params === undefined ? attributes : { ...attributes, trigger_params: checkedTriggerParams(attributes.trigger_params) };
+  await checkGroup(checked.workflow_group_id, ctx);
+  return checked;
 }
 
 /** A workflow's records, for `include`, in their lists' order. */

@@ -4,7 +4,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { attributesSchema, requestDocumentSchema } from '../resource/json-schema';
 import { defineResource, type AttributeDef, type ResourceSchema } from '../resource/resource-schema';
-import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document';
+import { buildOpenApiDocument, resourceListDocument, resourceObjectSchema, type OpenApiDocument } from './openapi-document';
 
 const MEDIA = 'application/vnd.api+json';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
@@ -668,6 +668,37 @@ describe('buildOpenApiDocument', () => {
       assert.deepEqual(Object.keys(doc.paths['/v1/widgets']), ['get', 'post', 'patch']);
       assert.ok(doc.components.schemas.health);
       assert.ok(doc.components.schemas.widget);
+    });
+
+    test('resourceObjectSchema is the generated documents\' resource object; resourceListDocument lists them without pages', () => {
+      const generated = build([widgets()]).components.schemas;
+      assert.deepEqual(resourceObjectSchema('widgets', 'widget', { idDescription: 'Unique ID of the widget' }), get(generated, 'widget_response', 'properties', 'data'));
+      const relationships = { type: 'object', properties: { owner: { type: 'object' } } };
+      const included = { type: 'array', items: { type: 'object' } };
+      const list = resourceListDocument('widgets', 'widget', { description: 'Widgets made', relationships, included });
+      assert.deepEqual(list, {
+        type: 'object',
+        description: 'Widgets made',
+        properties: {
+          data: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { id: { type: 'string' }, type: { type: 'string', enum: ['widgets'] }, attributes: { type: 'object', allOf: [{ $ref: '#/components/schemas/widget' }] }, relationships },
+              required: ['id', 'type', 'attributes'],
+            },
+          },
+          included,
+        },
+        required: ['data'],
+      });
+      // Options not given leave their members out (no undefined keys in the served JSON).
+      assert.deepEqual(Object.keys(resourceListDocument('widgets', 'widget')), ['type', 'properties', 'required']);
+      assert.deepEqual(Object.keys(get(resourceListDocument('widgets', 'widget'), 'properties', 'data', 'items', 'properties') as object), ['id', 'type', 'attributes']);
+      const validate = validatorOf(buildOpenApiDocument([widgets()], { title: 't', version: '1' }, { schemas: { made: list } }))('made');
+      const widget = { id: '1', type: 'widgets', attributes: { name: 'w', ...TIMESTAMPS } };
+      assert.ok(validate({ data: [widget] }).ok);
+      assert.ok(!validate({ data: [{ ...widget, type: 'gadgets' }] }).ok);
     });
   });
 

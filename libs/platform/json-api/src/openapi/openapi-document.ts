@@ -268,17 +268,42 @@ function idParameter(schema: ResourceSchema): Parameter {
   };
 }
 
-function resourceObjectSchema(schema: ResourceSchema): JsonSchema {
+/**
+ * A resource object of `type` whose attributes are the component schema `attributes`, in the form
+ * of the generated documents (and the hosted reference's): shared with hand-written documents so
+ * they cannot drift from it.
+ */
+export function resourceObjectSchema(type: string, attributes: string, opts: { idDescription?: string; relationships?: JsonSchema } = {}): JsonSchema {
   return {
     type: 'object',
     properties: {
-      id: { type: 'string', description: `Unique ID of the ${words(schema.singular)}` },
-      type: { type: 'string', enum: [schema.type] },
-      attributes: { type: 'object', allOf: [ref(schema.singular)] },
+      id: { type: 'string', ...(opts.idDescription === undefined ? {} : { description: opts.idDescription }) },
+      type: { type: 'string', enum: [type] },
+      attributes: { type: 'object', allOf: [ref(attributes)] },
+      ...(opts.relationships ? { relationships: opts.relationships } : {}),
     },
     required: ['id', 'type', 'attributes'],
   };
 }
+
+/**
+ * A document whose `data` is a list of `resourceObjectSchema`s, without links or meta: a
+ * hand-written route's answer that is no paged list (an action's records, a computed list).
+ */
+export function resourceListDocument(type: string, attributes: string, opts: { description?: string; relationships?: JsonSchema; included?: JsonSchema } = {}): JsonSchema {
+  return {
+    type: 'object',
+    ...(opts.description === undefined ? {} : { description: opts.description }),
+    properties: {
+      data: { type: 'array', items: resourceObjectSchema(type, attributes, { relationships: opts.relationships }) },
+      ...(opts.included ? { included: opts.included } : {}),
+    },
+    required: ['data'],
+  };
+}
+
+/** A declared resource's object, as its responses and lists answer it. */
+const declaredObjectSchema = (schema: ResourceSchema): JsonSchema => resourceObjectSchema(schema.type, schema.singular, { idDescription: `Unique ID of the ${words(schema.singular)}` });
 
 function resourceSchemas(schema: ResourceSchema): Record<string, JsonSchema> {
   const s = schema.singular;
@@ -289,13 +314,13 @@ function resourceSchemas(schema: ResourceSchema): Record<string, JsonSchema> {
     [`update_${s}`]: requestDocumentSchema(schema, 'update'),
     [`${s}_response`]: {
       type: 'object',
-      properties: { data: resourceObjectSchema(schema), included },
+      properties: { data: declaredObjectSchema(schema), included },
       required: ['data'],
     },
     [`${s}_list`]: {
       type: 'object',
       properties: {
-        data: { type: 'array', items: resourceObjectSchema(schema) },
+        data: { type: 'array', items: declaredObjectSchema(schema) },
         included,
         links: { type: 'object', allOf: [ref('links')] },
         meta: { type: 'object', allOf: [ref('meta')] },
@@ -312,7 +337,7 @@ function bulkSchemas(schema: ResourceSchema): Record<string, JsonSchema> {
     [`bulk_upsert_${c}`]: bulkUpsertRequestSchema(schema),
     [`bulk_upsert_${c}_response`]: {
       type: 'object',
-      properties: { data: { type: 'array', items: resourceObjectSchema(schema) } },
+      properties: { data: { type: 'array', items: declaredObjectSchema(schema) } },
       required: ['data'],
     },
     [`bulk_destroy_${c}`]: bulkDeleteRequestSchema(schema),
