@@ -71,6 +71,32 @@ describe('ResourceWriter under a parent', () => {
   });
 });
 
+describe('ResourceWriter appends under a parent', () => {
+  const positioned = (distinctPositions: boolean): ResourceDefinition => ({
+    schema: roleTasks({
+      parent: { ...ROLE_PARENT, distinctPositions },
+      attributes: { incident_role_id: { type: 'string', format: 'uuid', writable: 'create' }, task: { type: 'string', required: true }, position: { type: 'integer', nullable: true } },
+    }),
+    context: 'incidents',
+    table: 'incident_role_tasks',
+  });
+  /** The statements a create without a position runs, in order. */
+  const statements = async (definition: ResourceDefinition, position?: number) => {
+    const { ctx } = transaction();
+    const seen: string[] = [];
+    const query = ctx.manager.query.bind(ctx.manager);
+    ctx.manager.query = ((sql: string, params?: unknown[]) => (seen.push(sql), query(sql, params))) as EntityManager['query'];
+    await new ResourceWriter(definition).create(ctx, { task: 't', ...(position === undefined ? {} : { position }) }, ROLE);
+    return seen.map((sql) => sql.split(' ')[0] + (sql.includes('pg_advisory_xact_lock') ? ' lock' : ''));
+  };
+
+  test('take turns for their position (a lock per parent before the insert) only where the parent declares distinct positions', async () => {
+    assert.deepEqual(await statements(positioned(true)), ['SELECT', 'SELECT lock', 'INSERT']);
+    assert.deepEqual(await statements(positioned(false)), ['SELECT', 'INSERT']);
+    assert.deepEqual(await statements(positioned(true), 3), ['SELECT', 'INSERT'], 'a sent position takes no turn');
+  });
+});
+
 describe('ResourceWriter delete', () => {
   const writer = new ResourceWriter(tasks);
   const violation = (code: string) => Object.assign(new Error('violates foreign key constraint'), { driverError: { code, table: 'task_notes' } });

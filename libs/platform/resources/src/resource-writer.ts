@@ -93,11 +93,9 @@ export class ResourceWriter {
     // Under a parent, the position orders the parent's records (a rotation's members): last among them.
     const parentColumn = schema.parent ? (schema.attributes[schema.parent.attribute].column ?? schema.parent.attribute) : null;
     const ofParent = parentColumn ? ` AND ${quoteIdent(parentColumn)} = $${given.indexOf(parentColumn) + 1}` : '';
-    // Appends under one parent take turns, so each sees the position the previous one took: a
-    // parent's records are few, and clients require them distinct (the Terraform provider refuses
-    // a workflow whose tasks share one). An organization's own lists are not serialized: creates
-    // there stay concurrent, and ties go by id.
-    if (position && parentColumn) await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.def.table}:${String(row[parentColumn])}`]);
+    // Appends under a parent declared with distinct positions take turns, so each sees the
+    // position the previous one took (one lock per parent, held to commit).
+    if (position && parentColumn && schema.parent?.distinctPositions) await ctx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.def.table}:${String(row[parentColumn])}`]);
     if (position) values.push(`(SELECT LEAST(COALESCE(MAX(${quoteIdent(position)}), 0)::bigint + 1, ${INTEGER_RANGE.maximum}) FROM ${table} WHERE organization_id = $${given.indexOf('organization_id') + 1}${ofParent})`);
     const columns = position ? [...given, position] : given;
     const insert = (onConflict: string) =>

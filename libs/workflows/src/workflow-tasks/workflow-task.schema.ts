@@ -16,7 +16,7 @@ export const workflowTaskSchema = defineResource({
   readTable: 'workflow_tasks_read',
   defaultSort: 'position',
   operations: ['list', 'create', 'get', 'update', 'delete'],
-  parent: { path: '/v1/workflows', param: 'workflow_id', attribute: 'workflow_id', table: 'workflows', onParentDelete: 'cascade' },
+  parent: { path: '/v1/workflows', param: 'workflow_id', attribute: 'workflow_id', table: 'workflows', onParentDelete: 'cascade', distinctPositions: true },
   attributes: {
     workflow_id: { type: 'string', format: 'uuid', writable: false, description: 'The workflow of the task (the path decides)' },
     // The reference answers a name always and requires none: an unnamed task is named by its type.

@@ -169,6 +169,13 @@ export interface ParentDef {
   /** The parent's read model, where lists read `attributes`. */
   readTable?: string;
   /**
+   * Creates under one parent that append (no `position` sent) take turns, so each takes its own
+   * position: for short lists whose clients require distinct positions (the hosted API's Terraform
+   * provider refuses a workflow whose tasks share one). Without it, appends stay concurrent and
+   * two at the same instant may share a position (ties go by id), as a catalog's entities do.
+   */
+  distinctPositions?: boolean;
+  /**
    * Attributes of the parent that its records' lists filter on, by the name the list takes
    * (`incident_status`, `column` `status` of `readTable`): a record matches when its parent does.
    * Never stored with the records nor answered; clients filter on those with `filter`, the others
