@@ -535,7 +535,7 @@ data "rootly_sub_status" "by_slug" {
 }
 
 data "rootly_sub_status" "by_parent_status" {
-  parent_status = var.rev == 1 ? "started" : "started"
+  parent_status = rootly_sub_status.ds.parent_status
   lifecycle {
     postcondition {
       condition     = self.id == rootly_sub_status.ds.id
