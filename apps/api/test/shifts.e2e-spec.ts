@@ -89,8 +89,12 @@ describe('shifts of schedules', () => {
   test('an override splits the shift it lands in; includes answer the user, the assignee and the override', async () => {
     const { scheduleId } = await weeklySchedule([alice, bob]);
     const { from, to } = ahead();
-    const startsAt = new Date(new Date(from).getTime() + 2 * DAY).toISOString();
-    const endsAt = new Date(new Date(from).getTime() + 3 * DAY).toISOString();
+    // A Wednesday (UTC), clear of the Monday hand-offs whatever day the test runs: an override
+    // across one would sit between two members' shifts.
+    const start = new Date(from).getTime() + DAY;
+    const wednesday = start + (((3 - new Date(start).getUTCDay()) + 7) % 7) * DAY;
+    const startsAt = new Date(wednesday).toISOString();
+    const endsAt = new Date(wednesday + DAY).toISOString();
     // Read first: computed shifts are cached, and the override's commit must clear them.
     assert.ok((await shiftsOf(`/v1/shifts?schedule_ids[]=${scheduleId}&from=${from}&to=${to}`)).data.every((s) => !s.attributes.is_override));
     const override = created(await send('POST', `/v1/schedules/${scheduleId}/override_shifts`, doc('shifts', { starts_at: startsAt, ends_at: endsAt, user_id: carol })));
